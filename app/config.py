@@ -1,0 +1,62 @@
+"""Settings in layers: safe local defaults here, then FLASK_-prefixed or plain environment variables."""
+
+import os
+import secrets
+from datetime import timedelta
+from pathlib import Path
+
+
+class Config:
+    """Defaults for running on one's own machine; production overrides them from the environment."""
+
+    SQLALCHEMY_DATABASE_URI = None  # set in create_app: a SQLite file under instance/
+    SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
+    # A game night lasts hours: the CSRF token must not expire in the middle of it.
+    WTF_CSRF_TIME_LIMIT = None
+    PERMANENT_SESSION_LIFETIME = timedelta(days=400)
+    SESSION_COOKIE_HTTPONLY = True
+    SESSION_COOKIE_SAMESITE = "Lax"
+    DEVICE_COOKIE_NAME = "appareil"
+    DEVICE_COOKIE_DAYS = 400  # the longest lifetime browsers accept
+    MAX_CONTENT_LENGTH = 64 * 1024  # a round or an import fits easily; anything bigger is refused
+    MAX_FORM_PARTS = 200
+    RATELIMIT_STORAGE_URI = "memory://"
+    RATELIMIT_HEADERS_ENABLED = True
+    RATELIMIT_GAME_CREATION = "30 per hour"
+    RATELIMIT_WRITES = "120 per minute"
+    HISTORY_PAGE_SIZE = 20
+    TIME_ZONE = "Europe/Paris"  # dates in the history are shown in this zone
+    PROXY_FIX = False
+    PRODUCTION = False
+
+
+def database_url(instance_path: str) -> str:
+    """Return DATABASE_URL, or a SQLite file under instance/ by default."""
+    url = os.environ.get("DATABASE_URL")
+    if url:
+        # Hosting services often hand out postgres:// URLs; SQLAlchemy wants a driver name.
+        for prefix in ("postgres://", "postgresql://"):
+            if url.startswith(prefix):
+                return "postgresql+psycopg://" + url[len(prefix):]
+        return url
+    return "sqlite:///" + str(Path(instance_path) / "six-qui-prend.sqlite")
+
+
+def local_secret_key(instance_path: str) -> str:
+    """Return the secret key kept under instance/, making one on first run so cookies survive restarts."""
+    path = Path(instance_path) / "secret_key"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # O_EXCL: when several workers start at once, only one writes the key and all read it.
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            pass
+        else:
+            with os.fdopen(fd, "w") as file:
+                file.write(secrets.token_urlsafe(48))
+    for _ in range(50):
+        key = path.read_text().strip()
+        if key:
+            return key
+    raise RuntimeError(f"{path} is empty")

@@ -1,0 +1,41 @@
+"""French error pages: what went wrong and the way back, never a stack trace."""
+
+from flask import Flask, render_template
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+MESSAGES = {
+    400: ("Requête refusée", "Le formulaire envoyé est incomplet ou invalide."),
+    404: ("Page introuvable", "Cette page n’existe pas, ou cette partie appartient à un autre appareil."),
+    405: ("Action impossible", "Cette adresse ne s’utilise pas ainsi."),
+    413: ("Envoi trop gros", "Ce qui a été envoyé dépasse la taille permise."),
+    429: ("Doucement !", "Trop de demandes en peu de temps : patientez un instant puis réessayez."),
+    500: ("Oups, une erreur", "Une erreur est survenue de notre côté. Rien n’a été perdu : réessayez."),
+}
+
+
+def render_error(status: int, detail: str | None = None):
+    title, text = MESSAGES.get(status, (f"Erreur {status}", "La demande n’a pas abouti."))
+    return render_template("error.html", status=status, title=title, text=detail or text), status
+
+
+def init_app(app: Flask) -> None:
+    @app.errorhandler(CSRFError)
+    def csrf_error(_error):
+        return render_error(
+            400,
+            "Le formulaire a expiré ou n’a pas de jeton de sécurité. Rechargez la page et "
+            "recommencez : rien n’a été enregistré.",
+        )
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException):
+        return render_error(error.code or 500)
+
+    @app.errorhandler(Exception)
+    def unexpected_error(error: Exception):
+        app.logger.exception("Unexpected error", exc_info=error)
+        from app.extensions import db
+
+        db.session.rollback()
+        return render_error(500)

@@ -1,0 +1,38 @@
+"""Flask extensions, created unbound and bound to the app in create_app."""
+
+from flask_limiter import Limiter
+from flask_migrate import Migrate
+from flask_sqlalchemy import SQLAlchemy
+from flask_wtf.csrf import CSRFProtect
+from sqlalchemy import MetaData
+from sqlalchemy.orm import DeclarativeBase
+
+
+class Base(DeclarativeBase):
+    # Named constraints, so that Alembic's batch mode can alter them on SQLite later.
+    metadata = MetaData(
+        naming_convention={
+            "ix": "ix_%(column_0_label)s",
+            "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+            "ck": "ck_%(table_name)s_%(constraint_name)s",
+            "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+            "pk": "pk_%(table_name)s",
+        }
+    )
+
+
+db = SQLAlchemy(model_class=Base)
+migrate = Migrate()
+csrf = CSRFProtect()
+
+
+def _limit_key() -> str:
+    # Keyed on the device and the address together: one table cannot exhaust another's allowance
+    # behind the same café router, and clearing cookies does not reset it.
+    from app.device import current_device_hash
+    from flask import request
+
+    return f"{request.remote_addr}:{current_device_hash() or '-'}"
+
+
+limiter = Limiter(key_func=_limit_key)

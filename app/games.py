@@ -1,0 +1,158 @@
+"""The service layer: start games, record and cancel rounds, find a device's games.
+
+Views call one function here and commit; each write locks its game first so that two requests
+for the same game (a double tap, two tabs, a retry) are applied one after the other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import selectinload
+
+from app import rules
+from app.extensions import db
+from app.models import Game, Player, Round, Score, utcnow
+
+
+class GameNotFound(Exception):
+    """No such game for this device (another device's games do not exist for it)."""
+
+
+class StaleRound(Exception):
+    """A submission for a round that is already recorded or cancelled: nothing to do."""
+
+
+def _with_sheet():
+    return (
+        selectinload(Game.players),
+        selectinload(Game.rounds).selectinload(Round.scores),
+    )
+
+
+def _begin_write() -> None:
+    # SQLite: take the write lock when the transaction starts (BEGIN IMMEDIATE) rather than at the
+    # first write, so a read-then-write never fails with "database is locked" half-way through.
+    db.session.connection(execution_options={"sqlite_begin": "IMMEDIATE"})
+
+
+def get_game(public_id: str, device_hash: str | None, *, for_update: bool = False) -> Game:
+    """Return the device's game with its players and rounds, or raise GameNotFound."""
+    if device_hash is None or not public_id.isascii() or len(public_id) > 32:
+        raise GameNotFound(public_id)
+    query = select(Game).where(Game.public_id == public_id, Game.device_hash == device_hash)
+    if for_update:
+        _begin_write()
+        query = query.with_for_update()  # PostgreSQL: a row lock; SQLite already holds the lock
+    game = db.session.scalars(query.options(*_with_sheet())).one_or_none()
+    if game is None:
+        raise GameNotFound(public_id)
+    return game
+
+
+def start_game(device_hash: str, typed_names: Sequence[str], game_rules: rules.GameRules) -> Game:
+    """Seat the players of a new game; raise InvalidPlayers if the names cannot start one."""
+    names = rules.seat_players(typed_names)
+    game = Game(
+        device_hash=device_hash,
+        end_rule=game_rules.end.value,
+        limit=game_rules.limit,
+        round_count=game_rules.round_count,
+        pro=game_rules.pro,
+        players=[Player(seat=seat, name=name) for seat, name in enumerate(names)],
+    )
+    db.session.add(game)
+    return game
+
+
+def record_round(public_id: str, device_hash: str | None, number: int | None,
+                 typed: Sequence[str | None]) -> Game:
+    """Record round `number` of a game from the heads typed, in seat order.
+
+    Raise StaleRound if that round is not the next one (already recorded: a repeat), GameOver or
+    InvalidRound if it cannot be recorded; nothing is stored then.
+    """
+    game = get_game(public_id, device_hash, for_update=True)
+    sheet = game.scoresheet
+    if number != sheet.next_round:
+        raise StaleRound(number)
+    heads = sheet.check_round(typed)
+    game.rounds.append(
+        Round(
+            number=number,
+            scores=[Score(player_id=p.id, heads=h) for p, h in zip(game.players, heads, strict=True)],
+        )
+    )
+    game.finished_at = utcnow() if sheet.with_round(heads).is_over else None
+    try:
+        db.session.flush()
+    except IntegrityError as error:  # another worker recorded it first (unique game + number)
+        db.session.rollback()
+        raise StaleRound(number) from error
+    return game
+
+
+def cancel_round(public_id: str, device_hash: str | None, number: int | None) -> Game:
+    """Remove round `number` if it is the last one, which reopens a finished game.
+
+    Raise StaleRound when it is not the last round (already cancelled: a repeat).
+    """
+    game = get_game(public_id, device_hash, for_update=True)
+    if not game.rounds or game.rounds[-1].number != number:
+        raise StaleRound(number)
+    game.rounds.pop()
+    game.finished_at = None
+    db.session.flush()
+    return game
+
+
+def rematch(public_id: str, device_hash: str | None) -> Game:
+    """Start a new game with the same players, in the same seats, under the same rules."""
+    old = get_game(public_id, device_hash)
+    return start_game(old.device_hash, [p.name for p in old.players], old.rules)
+
+
+def game_in_progress(device_hash: str | None) -> Game | None:
+    """Return the device's most recent unfinished game, if any."""
+    if device_hash is None:
+        return None
+    return db.session.scalars(
+        select(Game)
+        .where(Game.device_hash == device_hash, Game.finished_at.is_(None))
+        .order_by(Game.created_at.desc(), Game.id.desc())
+        .limit(1)
+    ).first()
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    games: list[Game]
+    page: int
+    has_next: bool
+
+
+def history(device_hash: str | None, page: int, per_page: int) -> HistoryPage:
+    """Return one page of the device's games, newest first, with their players and rounds."""
+    if device_hash is None:
+        return HistoryPage([], 1, False)
+    page = max(1, page)
+    games = list(
+        db.session.scalars(
+            select(Game)
+            .where(Game.device_hash == device_hash)
+            .order_by(Game.created_at.desc(), Game.id.desc())
+            .offset((page - 1) * per_page)
+            .limit(per_page + 1)  # one more tells whether an older page exists, without a COUNT
+            .options(*_with_sheet())
+        )
+    )
+    return HistoryPage(games[:per_page], page, len(games) > per_page)
+
+
+def count_games(device_hash: str | None) -> int:
+    if device_hash is None:
+        return 0
+    return db.session.scalar(select(func.count()).where(Game.device_hash == device_hash)) or 0

@@ -1,0 +1,304 @@
+"""The rules of « 6 qui prend ! » the counter needs: heads, round bounds, end of game, leaders, winners.
+
+Pure Python: no Flask, no database, no I/O. Messages meant for players are in French.
+"""
+
+from __future__ import annotations
+
+import enum
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache, cached_property
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 10
+MAX_NAME_LENGTH = 30
+DECK_SIZE = 104
+HAND_SIZE = 10
+ROWS = 4
+ROW_LENGTH = 5
+DEFAULT_LIMIT = 66
+LIMIT_RANGE = (10, 500)
+ROUND_COUNT_RANGE = (1, 50)
+
+
+def heads(card: int) -> int:
+    """Return the bullheads printed on a card (1 to 104)."""
+    if not 1 <= card <= DECK_SIZE:
+        raise ValueError(f"no card {card} in the deck")
+    if card == 55:
+        return 7
+    if card % 11 == 0:
+        return 5
+    if card % 10 == 0:
+        return 3
+    if card % 5 == 0:
+        return 2
+    return 1
+
+
+@cache
+def _heaviest_first(deck_size: int) -> tuple[int, ...]:
+    return tuple(sorted((heads(card) for card in range(1, deck_size + 1)), reverse=True))
+
+
+def deck_size(players: int, pro: bool = False) -> int:
+    """Return how many cards are used: all 104, or only 1 to 10n + 4 with the « pro » variant."""
+    return HAND_SIZE * players + ROWS if pro else DECK_SIZE
+
+
+def max_heads_for_player(players: int, pro: bool = False) -> int:
+    """Return the most heads one player can take in a round.
+
+    A player takes at most one full row (5 cards) per turn, so at most 50 cards, and never more
+    than the 10n cards that can leave the table (4 always stay, one per row).
+    """
+    cards = min(ROW_LENGTH * HAND_SIZE, HAND_SIZE * players)
+    return sum(_heaviest_first(deck_size(players, pro))[:cards])
+
+
+def max_heads_for_round(players: int, pro: bool = False) -> int:
+    """Return the most heads all players together can take in a round: the heaviest 10n cards."""
+    return sum(_heaviest_first(deck_size(players, pro))[: HAND_SIZE * players])
+
+
+# Someone always takes at least one card: 4 rows absorb at most 16 cards and 10n >= 20 are played.
+MIN_HEADS_FOR_ROUND = 1
+
+
+class InvalidRound(Exception):
+    """A round that cannot have happened; says why, per player and for the whole round."""
+
+    def __init__(self, player_errors: dict[int, str], round_errors: list[str]):
+        super().__init__("; ".join([*player_errors.values(), *round_errors]))
+        self.player_errors = player_errors
+        self.round_errors = round_errors
+
+
+class InvalidPlayers(Exception):
+    """Names that cannot start a game; says why, per seat and for the whole table."""
+
+    def __init__(self, seat_errors: dict[int, str], table_errors: list[str]):
+        super().__init__("; ".join([*seat_errors.values(), *table_errors]))
+        self.seat_errors = seat_errors
+        self.table_errors = table_errors
+
+
+class GameOver(Exception):
+    """A round was entered after the game ended."""
+
+
+class InvalidGameRules(Exception):
+    """An end-of-game rule with a limit or a round count out of range."""
+
+
+def name_key(name: str) -> str:
+    """Return the form of a name used to tell players apart (case and outer spaces ignored)."""
+    return unicodedata.normalize("NFC", name).strip().casefold()
+
+
+def seat_players(typed: Sequence[str]) -> list[str]:
+    """Return the names that start a game, in seat order, or raise InvalidPlayers.
+
+    Blank fields are ignored; the index of each error is the position of the field as typed.
+    """
+    seated = [(index, " ".join(name.split())) for index, name in enumerate(typed) if name.strip()]
+    seat_errors: dict[int, str] = {}
+    first_seen: dict[str, int] = {}
+    for index, name in seated:
+        if len(name) > MAX_NAME_LENGTH:
+            seat_errors[index] = (
+                f"Ce nom fait {len(name)} caractères : {MAX_NAME_LENGTH} au plus."
+            )
+        elif name_key(name) in first_seen:
+            seat_errors[index] = f"« {name} » est déjà à la table : donnez un autre nom."
+        else:
+            first_seen[name_key(name)] = index
+    table_errors = []
+    if len(seated) < MIN_PLAYERS:
+        table_errors.append(
+            f"Il faut au moins {MIN_PLAYERS} joueurs : saisissez au moins {MIN_PLAYERS} noms."
+        )
+    if len(seated) > MAX_PLAYERS:
+        table_errors.append(f"On joue à {MAX_PLAYERS} au plus : retirez des noms.")
+    if seat_errors or table_errors:
+        raise InvalidPlayers(seat_errors, table_errors)
+    return [name for _, name in seated]
+
+
+class EndRule(enum.StrEnum):
+    """When the game ends."""
+
+    ABOVE = "above"  # some total strictly above the limit (the rule book: above 66)
+    AT_OR_ABOVE = "at_or_above"  # some total at the limit or above (« 66 ou plus »)
+    ROUNDS = "rounds"  # after a fixed number of rounds
+
+
+@dataclass(frozen=True)
+class GameRules:
+    """The rules a table agreed on before starting; the defaults are the rule book's."""
+
+    end: EndRule = EndRule.ABOVE
+    limit: int = DEFAULT_LIMIT
+    round_count: int | None = None
+    pro: bool = False
+
+    def __post_init__(self) -> None:
+        if self.end is EndRule.ROUNDS:
+            low, high = ROUND_COUNT_RANGE
+            if self.round_count is None or not low <= self.round_count <= high:
+                raise InvalidGameRules(f"Le nombre de manches va de {low} à {high}.")
+        else:
+            low, high = LIMIT_RANGE
+            if not low <= self.limit <= high:
+                raise InvalidGameRules(f"La limite va de {low} à {high}.")
+
+    def has_crossed(self, total: int) -> bool:
+        """Tell whether a total ends the game (never, when the game lasts a number of rounds)."""
+        if self.end is EndRule.ABOVE:
+            return total > self.limit
+        if self.end is EndRule.AT_OR_ABOVE:
+            return total >= self.limit
+        return False
+
+    def is_over(self, totals: Sequence[int], rounds_played: int) -> bool:
+        """Tell whether the game ends after a round that left these totals."""
+        if self.end is EndRule.ROUNDS:
+            return rounds_played >= (self.round_count or 0)
+        return any(self.has_crossed(total) for total in totals)
+
+    def describe(self) -> str:
+        """Say the end rule in a sentence for the players."""
+        if self.end is EndRule.ROUNDS:
+            ending = f"La partie dure {self.round_count} manche{'s' if self.round_count != 1 else ''}"
+        elif self.end is EndRule.AT_OR_ABOVE:
+            ending = f"La partie s’arrête dès qu’un joueur atteint {self.limit} têtes"
+        else:
+            ending = f"La partie s’arrête quand un joueur dépasse {self.limit} têtes"
+        deck = " (variante pro : cartes 1 à 10 × joueurs + 4)" if self.pro else ""
+        return f"{ending}{deck} ; le plus petit total gagne."
+
+
+def parse_heads(typed: str | None) -> int | None:
+    """Return the whole number a person typed, or None if it is not one (ASCII digits only)."""
+    text = (typed or "").strip()
+    if not text or len(text) > 6 or not (text.isascii() and text.isdigit()):
+        return None
+    return int(text)
+
+
+def check_round(typed: Sequence[str | None], players: Sequence[str], pro: bool = False) -> list[int]:
+    """Return the heads of a round, in seat order, or raise InvalidRound saying what is allowed."""
+    n = len(players)
+    most_for_player = max_heads_for_player(n, pro)
+    most_for_round = max_heads_for_round(n, pro)
+    player_errors: dict[int, str] = {}
+    values: list[int] = []
+    for seat, name in enumerate(players):
+        raw = typed[seat] if seat < len(typed) else None
+        value = parse_heads(raw)
+        if value is None:
+            if (raw or "").strip():
+                player_errors[seat] = (
+                    f"« {raw.strip()} » n’est pas un nombre entier : tapez les têtes de {name}, "
+                    f"de 0 à {most_for_player}."
+                )
+            else:
+                player_errors[seat] = f"Tapez les têtes de {name} (0 s’il n’en a pris aucune)."
+        elif value > most_for_player:
+            player_errors[seat] = (
+                f"{value}, c’est trop — {n} joueurs : au plus {most_for_player} têtes pour un "
+                "joueur en une manche."
+            )
+        else:
+            values.append(value)
+    round_errors: list[str] = []
+    if not player_errors:
+        total = sum(values)
+        if total < MIN_HEADS_FOR_ROUND:
+            round_errors.append(
+                "Personne n’a pris de tête ? Impossible : à chaque manche, au moins un joueur "
+                "ramasse des cartes."
+            )
+        elif total > most_for_round:
+            round_errors.append(
+                f"Cette manche compte {total} têtes en tout, c’est trop — {n} joueurs : au plus "
+                f"{most_for_round} têtes en une manche, tous joueurs ensemble."
+            )
+    if player_errors or round_errors:
+        raise InvalidRound(player_errors, round_errors)
+    return values
+
+
+def totals(rounds: Sequence[Sequence[int]], players: int) -> list[int]:
+    """Return each player's total over the rounds, in seat order."""
+    sums = [0] * players
+    for heads_taken in rounds:
+        for seat, value in enumerate(heads_taken):
+            sums[seat] += value
+    return sums
+
+
+def lowest(totals_: Sequence[int]) -> frozenset[int]:
+    """Return the seats holding the lowest total (all of them on a tie)."""
+    if not totals_:
+        return frozenset()
+    best = min(totals_)
+    return frozenset(seat for seat, total in enumerate(totals_) if total == best)
+
+
+@dataclass(frozen=True)
+class Scoresheet:
+    """A game's players, its rounds so far and what follows from them."""
+
+    players: tuple[str, ...]
+    rounds: tuple[tuple[int, ...], ...] = ()
+    rules: GameRules = field(default_factory=GameRules)
+
+    @cached_property
+    def totals(self) -> list[int]:
+        return totals(self.rounds, len(self.players))
+
+    @cached_property
+    def running_totals(self) -> list[list[int]]:
+        """Return each player's total after each round (one list per round)."""
+        running, sums = [], [0] * len(self.players)
+        for heads_taken in self.rounds:
+            sums = [total + value for total, value in zip(sums, heads_taken, strict=True)]
+            running.append(sums)
+        return running
+
+    @property
+    def next_round(self) -> int:
+        return len(self.rounds) + 1
+
+    @cached_property
+    def is_over(self) -> bool:
+        return bool(self.rounds) and self.rules.is_over(self.totals, len(self.rounds))
+
+    @cached_property
+    def leaders(self) -> frozenset[int]:
+        """Return the seats at the lowest total; nobody leads before the first round."""
+        return lowest(self.totals) if self.rounds else frozenset()
+
+    @cached_property
+    def winners(self) -> frozenset[int]:
+        """Return the seats that won (several on a shared win); nobody until the game is over."""
+        return self.leaders if self.is_over else frozenset()
+
+    @cached_property
+    def crossers(self) -> frozenset[int]:
+        """Return the seats whose total ended the game by crossing the limit."""
+        if not self.is_over:
+            return frozenset()
+        return frozenset(s for s, total in enumerate(self.totals) if self.rules.has_crossed(total))
+
+    def check_round(self, typed: Sequence[str | None]) -> list[int]:
+        """Return the heads of the next round or raise GameOver / InvalidRound."""
+        if self.is_over:
+            raise GameOver("La partie est terminée : annulez la dernière manche pour la rouvrir.")
+        return check_round(typed, self.players, self.rules.pro)
+
+    def with_round(self, heads_taken: Sequence[int]) -> Scoresheet:
+        return Scoresheet(self.players, (*self.rounds, tuple(heads_taken)), self.rules)

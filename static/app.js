@@ -1,0 +1,31 @@
+// Keyboard flow for entering a round at the table, and small comforts for the new-game form.
+// Everything works without this file; it only saves taps.
+"use strict";
+
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Enter" || event.isComposing) return;
+  const field = event.target;
+  if (!(field instanceof HTMLInputElement) || !field.form) return;
+
+  if (field.matches("[data-heads]")) {
+    // Enter moves to the next player's field; on the last one the browser submits the form.
+    const fields = [...field.form.querySelectorAll("[data-heads]")];
+    const next = fields[fields.indexOf(field) + 1];
+    if (next) {
+      event.preventDefault();
+      next.focus();
+      next.select();
+    }
+  } else if (field.matches("[data-name-field]")) {
+    // Enter moves to the next name, or adds a field after the last one.
+    const fields = [...field.form.querySelectorAll("[data-name-field]")];
+    const next = fields[fields.indexOf(field) + 1];
+    event.preventDefault();
+    if (next) {
+      next.focus();
+    } else {
+      const add = field.form.querySelector("[data-add-player]");
+      if (add) add.click();
+    }
+  }
+});

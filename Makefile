@@ -1,0 +1,38 @@
+# Everything a newcomer needs: `make run` to play, `make test` to check. Each sets itself up.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 0.0.0.0
+PORT ?= 8000
+WORKERS ?= 2
+export HOST PORT
+
+.PHONY: run test browser postgres bench audit clean
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $@
+
+## run: serve the counter with gunicorn on SQLite (instance/) or $$DATABASE_URL
+run: $(VENV)/.installed
+	$(BIN)/flask --app app db upgrade
+	$(BIN)/python -m app.announce
+	exec $(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile - "app:create_app()"
+
+## browser: a Chromium for Playwright (Debian's package as root, else Playwright's download)
+browser: $(VENV)/.installed
+	@if [ -x /usr/bin/chromium ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	else $(BIN)/playwright install chromium; fi
+
+## test: every test; PostgreSQL too when one can be started here
+test: $(VENV)/.installed browser
+	@url="$${TEST_POSTGRES_URL:-$$(scripts/start-postgres.sh 2>/dev/null || true)}"; \
+	if [ -z "$$url" ]; then echo "PostgreSQL unavailable: its tests will be reported as skipped"; fi; \
+	TEST_POSTGRES_URL="$$url" $(BIN)/python -m pytest
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -12,7 +12,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from app import device, filters, security
+from app import assets, device, filters, security
 from app.config import Config, database_url, local_secret_key
 from app.extensions import csrf, db, limiter, migrate
 
@@ -53,6 +53,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     device.init_app(app)
     security.init_app(app)
     filters.init_app(app)
+    assets.init_app(app)
     with app.app_context():
         _configure_engine(db.engine)
 

@@ -6,6 +6,7 @@ from zoneinfo import ZoneInfo
 
 from flask import Flask, current_app
 
+from app.chart import score_chart
 from app.rules import Scoresheet
 
 MONTHS = "janv. févr. mars avr. mai juin juil. août sept. oct. nov. déc.".split()
@@ -33,3 +34,4 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(join_fr)
     app.add_template_filter(player_name)
     app.add_template_filter(local_datetime)
+    app.add_template_filter(score_chart)

@@ -72,3 +72,11 @@ class CancelRoundForm(Form):
 
     def round_number(self) -> int | None:
         return rules.parse_heads(self.number.data)
+
+
+class EditRoundForm(Form):
+    version = HiddenField()
+    heads = FieldList(StringField(), max_entries=rules.MAX_PLAYERS)
+
+    def game_version(self) -> int | None:
+        return rules.parse_heads(self.version.data)

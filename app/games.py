@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
@@ -24,6 +24,10 @@ class GameNotFound(Exception):
 
 class StaleRound(Exception):
     """A submission for a round that is already recorded or cancelled: nothing to do."""
+
+
+class GameChanged(Exception):
+    """An edit made from a page opened before the game last changed (another tab, another hand)."""
 
 
 def _with_sheet():
@@ -87,6 +91,7 @@ def record_round(public_id: str, device_hash: str | None, number: int | None,
         )
     )
     game.finished_at = utcnow() if sheet.with_round(heads).is_over else None
+    game.version += 1
     try:
         db.session.flush()
     except IntegrityError as error:  # another worker recorded it first (unique game + number)
@@ -105,6 +110,31 @@ def cancel_round(public_id: str, device_hash: str | None, number: int | None) ->
         raise StaleRound(number)
     game.rounds.pop()
     game.finished_at = None
+    game.version += 1
+    db.session.flush()
+    return game
+
+
+def edit_round(public_id: str, device_hash: str | None, number: int, version: int | None,
+               typed: Sequence[str | None]) -> Game:
+    """Replace the heads of round `number`, checked like a new round; the end is recomputed.
+
+    Raise GameChanged if the game changed since the form was shown, InvalidRound if the heads
+    cannot be, GameNotFound if there is no such round.
+    """
+    game = get_game(public_id, device_hash, for_update=True)
+    round_ = next((r for r in game.rounds if r.number == number), None)
+    if round_ is None:
+        raise GameNotFound(f"{public_id} round {number}")
+    if version != game.version:
+        raise GameChanged(number)
+    heads = rules.check_round(typed, [p.name for p in game.players], game.pro)
+    by_player = {score.player_id: score for score in round_.scores}
+    for player, value in zip(game.players, heads, strict=True):
+        by_player[player.id].heads = value
+    over = game.scoresheet.is_over
+    game.finished_at = (game.finished_at or utcnow()) if over else None
+    game.version += 1
     db.session.flush()
     return game
 
@@ -151,8 +181,3 @@ def history(device_hash: str | None, page: int, per_page: int) -> HistoryPage:
     )
     return HistoryPage(games[:per_page], page, len(games) > per_page)
 
-
-def count_games(device_hash: str | None) -> int:
-    if device_hash is None:
-        return 0
-    return db.session.scalar(select(func.count()).where(Game.device_hash == device_hash)) or 0

@@ -23,7 +23,10 @@ def utcnow() -> datetime:
 
 class Game(db.Model):
     __tablename__ = "game"
-    __table_args__ = (Index("ix_game_device_recent", "device_hash", "created_at", "id"),)
+    __table_args__ = (
+        Index("ix_game_device_recent", "device_hash", "created_at", "id"),
+        Index("ix_game_device_origin", "device_hash", "origin_id"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     public_id: Mapped[str] = mapped_column(String(32), unique=True, default=new_public_id)
@@ -34,6 +37,10 @@ class Game(db.Model):
     limit: Mapped[int] = mapped_column("head_limit", default=rules.DEFAULT_LIMIT)
     round_count: Mapped[int | None]
     pro: Mapped[bool] = mapped_column(default=False)
+    # Bumped by every change, so an edit made from a stale page (another tab) can be refused.
+    version: Mapped[int] = mapped_column(default=1, server_default="1")
+    # The id the game had where it was exported from, so that importing it twice adds it once.
+    origin_id: Mapped[str | None] = mapped_column(String(64))
 
     players: Mapped[list[Player]] = relationship(
         back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"

@@ -8,7 +8,7 @@ from werkzeug.datastructures import MultiDict
 from app import games, rules
 from app.device import claim_device, current_device_hash
 from app.extensions import db, limiter
-from app.forms import CancelRoundForm, NewGameForm, RoundForm
+from app.forms import CancelRoundForm, EditRoundForm, NewGameForm, RoundForm
 from app.htmx import is_htmx, vary_on_htmx
 
 bp = Blueprint("counter", __name__)
@@ -50,7 +50,16 @@ def create_game():
         seat_errors = {f"players-{seat}": message for seat, message in error.seat_errors.items()}
         return _new_game_form(form, seat_errors, error.table_errors, status=422)
     db.session.commit()
-    return redirect(url_for("counter.game", public_id=game.public_id), 303)
+    return _go_to(url_for("counter.game", public_id=game.public_id))
+
+
+def _go_to(url: str):
+    """Send the browser to another page: a 303 for a plain form, a full navigation for htmx."""
+    response = redirect(url, 303)
+    if is_htmx():
+        # htmx would follow a 303 inside fetch and swap the whole next page into the form.
+        response = current_app.response_class(status=200, headers={"HX-Redirect": url})
+    return response
 
 
 def _with_one_more_field(form: NewGameForm) -> NewGameForm:
@@ -116,6 +125,49 @@ def cancel_round(public_id: str):
     db.session.commit()
     flash(f"Manche {form.round_number()} annulée.", "info")
     return _show_game(public_id, focus_entry=True)
+
+
+@bp.get("/parties/<public_id>/manches/<int:number>")
+def edit_round_form(public_id: str, number: int):
+    """Show a recorded round in a form, to correct it."""
+    found = _find_game(public_id)
+    sheet = found.scoresheet
+    if not 1 <= number <= len(sheet.rounds):
+        abort(404)
+    typed = [str(value) for value in sheet.rounds[number - 1]]
+    return render_template("edit_round.html", game=found, sheet=sheet, number=number,
+                           version=found.version, typed=typed, player_errors={}, round_errors=[])
+
+
+@bp.post("/parties/<public_id>/manches/<int:number>")
+@limiter.limit(_write_limit)
+def edit_round(public_id: str, number: int):
+    """Save a corrected round, unless the game changed since the form was opened."""
+    form = EditRoundForm(request.form)
+    typed = [entry.data for entry in form.heads]
+    try:
+        games.edit_round(public_id, current_device_hash(), number, form.game_version(), typed)
+    except games.GameNotFound:
+        abort(404)
+    except (games.GameChanged, rules.InvalidRound) as error:
+        db.session.rollback()
+        found = _find_game(public_id)
+        if isinstance(error, games.GameChanged):
+            player_errors, round_errors = {}, [
+                "La partie a changé depuis l’ouverture de ce formulaire (une autre page ou un "
+                "autre joueur) : rien n’a été enregistré. Vérifiez la feuille à jour ci-dessous "
+                "puis enregistrez à nouveau."
+            ]
+        else:
+            player_errors, round_errors = error.player_errors, error.round_errors
+        return render_template(
+            "edit_round.html", game=found, sheet=found.scoresheet, number=number,
+            version=found.version, typed=typed, player_errors=player_errors,
+            round_errors=round_errors,
+        ), (409 if isinstance(error, games.GameChanged) else 422)
+    db.session.commit()
+    flash(f"Manche {number} modifiée.", "info")
+    return redirect(url_for("counter.game", public_id=public_id), 303)
 
 
 @bp.post("/parties/<public_id>/revanche")

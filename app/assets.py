@@ -1,0 +1,126 @@
+"""Static files under content-hashed names, precompressed and cached for a year; HTML compressed.
+
+At create_app time every file of static/ is copied into a build folder under instance/ as
+`name.<hash>.ext`, with a gzip and a brotli twin. WhiteNoise serves those straight from the
+WSGI layer (the right encoding for the request's Accept-Encoding, `immutable` caching), so a
+repeat visit never asks for them again and a new version gets a new URL. The plain names still
+work, without the long cache, for pages rendered before a deploy. Pages themselves are
+compressed per response by Flask-Compress.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
+import brotli
+from flask import Flask, url_for
+from flask_compress import Compress
+from whitenoise import WhiteNoise
+
+HASH_LENGTH = 12  # hex digits of SHA-256: 48 bits, plenty to tell versions of one file apart
+IMMUTABLE = "public, max-age=31536000, immutable"
+PLAIN_MAX_AGE = 60  # seconds: an unhashed name may change content at the next deploy
+
+
+def hashed_name(name: str, content: bytes) -> str:
+    """Return `dir/stem.<hash>.ext` for a file's relative name and content."""
+    digest = hashlib.sha256(content).hexdigest()[:HASH_LENGTH]
+    directory, _, filename = name.rpartition("/")
+    stem, dot, extension = filename.rpartition(".")
+    hashed = f"{stem}.{digest}.{extension}" if dot else f"{filename}.{digest}"
+    return f"{directory}/{hashed}" if directory else hashed
+
+
+def _write_atomically(path: Path, content: bytes) -> None:
+    """Write a file so that a reader (another worker starting) sees all of it or nothing."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".tmp-", delete=False) as file:
+        file.write(content)
+    try:
+        os.chmod(file.name, 0o644)
+        os.replace(file.name, path)  # atomic on POSIX: the name points to the old or the new file
+    except BaseException:
+        Path(file.name).unlink(missing_ok=True)
+        raise
+
+
+def _compressed_twins(content: bytes) -> dict[str, bytes]:
+    """Return the gzip and brotli encodings worth keeping (those smaller than the file)."""
+    twins = {
+        ".gz": gzip.compress(content, compresslevel=9, mtime=0),
+        ".br": brotli.compress(content, quality=11),
+    }
+    return {suffix: data for suffix, data in twins.items() if len(data) < len(content)}
+
+
+def build(source: Path, target: Path) -> dict[str, str]:
+    """Copy each file of `source` into `target` under its hashed name, with compressed twins.
+
+    Return the manifest: relative name -> hashed relative name. A file already built is left
+    alone (its name says its content), so a restart costs one read and one hash per file.
+    """
+    manifest: dict[str, str] = {}
+    for path in sorted(p for p in source.rglob("*") if p.is_file()):
+        name = path.relative_to(source).as_posix()
+        if name.startswith(".") or "/." in name:
+            continue
+        content = path.read_bytes()
+        hashed = hashed_name(name, content)
+        manifest[name] = hashed
+        built = target / hashed
+        if not built.exists():
+            # Twins first: WhiteNoise looks for them next to the file once the file is there.
+            for suffix, data in _compressed_twins(content).items():
+                _write_atomically(built.with_name(built.name + suffix), data)
+            _write_atomically(built, content)
+    return manifest
+
+
+def asset_url(name: str) -> str:
+    """Return the URL of a static file under its content-hashed name (the plain one if unknown)."""
+    from flask import current_app
+
+    manifest: dict[str, str] = current_app.extensions["assets"]
+    return url_for("static", filename=manifest.get(name, name))
+
+
+def _static_headers(immutable_names: frozenset[str]):
+    def add_headers(headers, _path: str, url: str) -> None:
+        headers["X-Content-Type-Options"] = "nosniff"
+        if url in immutable_names:
+            headers["Cache-Control"] = IMMUTABLE
+
+    return add_headers
+
+
+def init_app(app: Flask) -> None:
+    """Build the hashed files, serve them with WhiteNoise and compress HTML responses."""
+    source = Path(app.static_folder or "static")
+    target = Path(app.instance_path) / "static-build"
+    manifest = build(source, target)
+    app.extensions["assets"] = manifest
+    app.add_template_global(asset_url)
+
+    prefix = (app.static_url_path or "/static").rstrip("/") + "/"
+    immutable_urls = frozenset(prefix + hashed for hashed in manifest.values())
+    static = WhiteNoise(
+        app.wsgi_app,
+        max_age=PLAIN_MAX_AGE,
+        allow_all_origins=False,
+        immutable_file_test=lambda _path, url: url in immutable_urls,
+        add_headers_function=_static_headers(immutable_urls),
+    )
+    # Only this version's hashed files: older ones may still sit in the build folder.
+    for name, hashed in manifest.items():
+        static.add_file_to_dictionary(prefix + hashed, str(target / hashed))
+        static.add_file_to_dictionary(prefix + name, str(source / name))
+    app.wsgi_app = static  # type: ignore[method-assign]
+
+    app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
+    app.config.setdefault("COMPRESS_BR_LEVEL", 5)  # per response: fast, and close to the best
+    app.config.setdefault("COMPRESS_LEVEL", 6)
+    Compress(app)

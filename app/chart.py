@@ -1,0 +1,92 @@
+"""The score chart: every player's running total by round, drawn as SVG by the server.
+
+Pure geometry from a Scoresheet; templates/_chart.html turns it into markup. Each player gets a
+colour *and* a marker shape, so lines can be told apart without colour.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.rules import EndRule, Scoresheet
+
+WIDTH, HEIGHT = 340, 220
+LEFT, RIGHT, TOP, BOTTOM = 34, 10, 10, 26
+
+# Okabe–Ito colours (distinguishable with common colour-vision deficiencies), darkened for contrast.
+COLOURS = ("#b35900", "#0072b2", "#007a5a", "#a3005c", "#5a4a00", "#3b3b98", "#8c2d04", "#006d77",
+           "#6a3d9a", "#444444")
+MARKERS = ("circle", "square", "triangle", "diamond", "cross", "circle-open", "square-open",
+           "triangle-open", "diamond-open", "plus")
+
+
+@dataclass(frozen=True)
+class Line:
+    name: str
+    colour: str
+    marker: str
+    points: tuple[tuple[float, float], ...]
+    total: int
+
+    @property
+    def path(self) -> str:
+        return " ".join(f"{'M' if i == 0 else 'L'}{x:.1f},{y:.1f}" for i, (x, y) in enumerate(self.points))
+
+
+@dataclass(frozen=True)
+class Chart:
+    width: int
+    height: int
+    lines: tuple[Line, ...]
+    limit_y: float | None
+    limit: int | None
+    y_ticks: tuple[tuple[float, int], ...]
+    x_ticks: tuple[tuple[float, int], ...]
+    plot: tuple[float, float, float, float]  # left, top, right, bottom
+    description: str
+
+
+def _nice_step(top: int) -> int:
+    for step in (5, 10, 20, 25, 50, 100):
+        if top / step <= 6:
+            return step
+    return 200
+
+
+def score_chart(sheet: Scoresheet) -> Chart | None:
+    """Return the chart of a game, or None before the first round."""
+    if not sheet.rounds:
+        return None
+    rounds = len(sheet.rounds)
+    limit = sheet.rules.limit if sheet.rules.end is not EndRule.ROUNDS else None
+    highest = max([*sheet.totals, limit or 0, 10])
+    step = _nice_step(highest)
+    top = -(-highest // step) * step
+    left, right, upper, lower = LEFT, WIDTH - RIGHT, TOP, HEIGHT - BOTTOM
+
+    def x(round_number: int) -> float:
+        return left + (right - left) * round_number / rounds
+
+    def y(total: int) -> float:
+        return lower - (lower - upper) * total / top
+
+    lines = tuple(
+        Line(
+            name=name,
+            colour=COLOURS[seat % len(COLOURS)],
+            marker=MARKERS[seat % len(MARKERS)],
+            points=((x(0), y(0)), *((x(r + 1), y(t[seat])) for r, t in enumerate(sheet.running_totals))),
+            total=sheet.totals[seat],
+        )
+        for seat, name in enumerate(sheet.players)
+    )
+    every = max(1, -(-rounds // 10))  # at most about ten round labels on a phone
+    x_ticks = tuple((x(r), r) for r in range(0, rounds + 1, every))
+    y_ticks = tuple((y(v), v) for v in range(0, top + 1, step))
+    standing = ", ".join(f"{line.name} {line.total}" for line in lines)
+    description = (
+        f"Totaux cumulés après chacune des {rounds} manches. Totaux actuels : {standing}."
+        + (f" La ligne pointillée marque la limite de {limit}." if limit else "")
+    )
+    return Chart(WIDTH, HEIGHT, lines, y(limit) if limit else None, limit, y_ticks, x_ticks,
+                 (left, upper, right, lower), description)

@@ -1,0 +1,782 @@
+"""Unit tests of app.rules: the examples of rules.md, and Hypothesis properties over every variant.
+
+The bounds are checked twice: against the table printed in rules.md, and against a brute-force
+sum over the heaviest cards computed here from the heads table, independently of app.rules.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app import rules
+from app.rules import (
+    EndRule,
+    GameOver,
+    GameRules,
+    InvalidGameRules,
+    InvalidPlayers,
+    InvalidRound,
+    Scoresheet,
+    check_round,
+    seat_players,
+)
+
+# Hypothesis: default number of examples, but no per-example deadline (shared 2-core CI machine).
+properties = settings(deadline=None)
+
+NAMES = ("Alice", "Bruno", "Chloé", "David", "Emma", "Farid", "Gaëlle", "Hugo", "Inès", "Jules")
+
+# rules.md, "What a round can contain": players -> (most for one player, most for the round).
+RULES_MD_BOUNDS = {
+    2: (79, 79),
+    3: (97, 97),
+    4: (107, 107),
+    5: (117, 117),
+    6: (117, 127),
+    7: (117, 137),
+    8: (117, 147),
+    9: (117, 157),
+    10: (117, 167),
+}
+
+ELEVENS_BUT_55 = {11, 22, 33, 44, 66, 77, 88, 99}
+
+
+def heads_from_the_table(card: int) -> int:
+    """The heads table of rules.md, written out again here so the tests do not trust app.rules."""
+    if card == 55:
+        return 7
+    if card in ELEVENS_BUT_55:
+        return 5
+    if card in range(10, 101, 10):
+        return 3
+    if card in range(5, 100, 10):
+        return 2
+    return 1
+
+
+def brute_force_bounds(players: int, pro: bool = False) -> tuple[int, int]:
+    """Build the deck, sort it by heads and sum the heaviest cards (rules.md's derivation)."""
+    last_card = 10 * players + 4 if pro else 104
+    deck = [heads_from_the_table(card) for card in range(1, last_card + 1)]
+    heaviest_first = sorted(deck, reverse=True)
+    for_player = sum(heaviest_first[: min(50, 10 * players)])
+    for_round = sum(heaviest_first[: 10 * players])
+    return for_player, for_round
+
+
+def names(players: int) -> tuple[str, ...]:
+    return NAMES[:players]
+
+
+# --- Heads per card ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("card", "expected"),
+    [
+        (55, 7),
+        (11, 5), (22, 5), (33, 5), (44, 5), (66, 5), (77, 5), (88, 5), (99, 5),
+        (10, 3), (50, 3), (100, 3),
+        (5, 2), (15, 2), (95, 2),
+        (1, 1), (2, 1), (54, 1), (56, 1), (101, 1), (104, 1),
+    ],
+)
+def test_heads_per_card_follow_the_rule_book_table(card, expected):
+    assert rules.heads(card) == expected
+
+
+def test_every_card_carries_the_heads_of_the_table():
+    for card in range(1, 105):
+        assert rules.heads(card) == heads_from_the_table(card), card
+
+
+def test_the_whole_deck_carries_171_heads():
+    assert sum(rules.heads(card) for card in range(1, 105)) == 171
+
+
+def test_the_deck_holds_one_7_eight_5_ten_3_nine_2_and_76_single_heads():
+    counts = Counter(rules.heads(card) for card in range(1, 105))
+
+    assert counts == {7: 1, 5: 8, 3: 10, 2: 9, 1: 76}
+
+
+@pytest.mark.parametrize("card", [0, -1, 105, 200])
+def test_a_card_outside_1_to_104_has_no_heads(card):
+    with pytest.raises(ValueError):
+        rules.heads(card)
+
+
+# --- Bounds of a round ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", range(2, 11))
+def test_bounds_per_player_and_per_round_match_the_rules_md_table(players):
+    expected_for_player, expected_for_round = RULES_MD_BOUNDS[players]
+
+    assert rules.max_heads_for_player(players) == expected_for_player
+    assert rules.max_heads_for_round(players) == expected_for_round
+
+
+@pytest.mark.parametrize("players", range(2, 11))
+def test_bounds_equal_a_brute_force_sum_over_the_heaviest_cards(players):
+    for_player, for_round = brute_force_bounds(players)
+
+    assert rules.max_heads_for_player(players) == for_player
+    assert rules.max_heads_for_round(players) == for_round
+
+
+@pytest.mark.parametrize("players", range(2, 11))
+def test_the_brute_force_agrees_with_the_rules_md_table(players):
+    # Guards the oracle itself: if the brute force drifted, the test above would prove nothing.
+    assert brute_force_bounds(players) == RULES_MD_BOUNDS[players]
+
+
+@pytest.mark.parametrize("players", range(2, 11))
+def test_pro_bounds_equal_a_brute_force_sum_over_cards_1_to_10n_plus_4(players):
+    for_player, for_round = brute_force_bounds(players, pro=True)
+
+    assert rules.deck_size(players, pro=True) == 10 * players + 4
+    assert rules.max_heads_for_player(players, pro=True) == for_player
+    assert rules.max_heads_for_round(players, pro=True) == for_round
+
+
+def test_pro_deck_allows_at_most_51_heads_in_a_round_with_3_players():
+    assert rules.max_heads_for_round(3, pro=True) == 51
+    assert rules.max_heads_for_player(3, pro=True) == 51
+
+
+@pytest.mark.parametrize("players", range(2, 11))
+def test_pro_bounds_are_never_looser_than_the_full_deck(players):
+    assert rules.max_heads_for_player(players, pro=True) <= rules.max_heads_for_player(players)
+    assert rules.max_heads_for_round(players, pro=True) <= rules.max_heads_for_round(players)
+
+
+@pytest.mark.parametrize("players", range(2, 11))
+def test_the_full_deck_is_used_without_the_pro_variant(players):
+    assert rules.deck_size(players) == 104
+
+
+# --- check_round: examples --------------------------------------------------------------------
+
+
+def test_a_valid_round_gives_the_heads_in_seat_order():
+    assert check_round(["12", "0", "7"], names(3)) == [12, 0, 7]
+
+
+def test_surrounding_spaces_are_accepted():
+    assert check_round([" 12 ", "\t3", "0\n"], names(3)) == [12, 3, 0]
+
+
+@pytest.mark.parametrize("players", range(2, 11))
+def test_exactly_the_player_maximum_is_accepted(players):
+    most, _ = RULES_MD_BOUNDS[players]
+    typed = [str(most)] + ["0"] * (players - 1)
+
+    assert check_round(typed, names(players)) == [most] + [0] * (players - 1)
+
+
+def test_a_value_over_the_player_maximum_says_at_most_97_for_3_players():
+    with pytest.raises(InvalidRound) as refused:
+        check_round(["0", "98", "0"], names(3))
+
+    assert set(refused.value.player_errors) == {1}
+    assert "au plus 97" in refused.value.player_errors[1]
+    assert "3 joueurs" in refused.value.player_errors[1]
+
+
+def test_a_value_over_the_pro_player_maximum_says_at_most_51_for_3_players():
+    assert check_round(["51", "0", "0"], names(3), pro=True) == [51, 0, 0]
+
+    with pytest.raises(InvalidRound) as refused:
+        check_round(["52", "0", "0"], names(3), pro=True)
+
+    assert "au plus 51" in refused.value.player_errors[0]
+
+
+def test_a_round_summing_over_the_round_maximum_is_refused():
+    # 6 players: each value is allowed (<= 117) but together they exceed 127.
+    typed = ["117", "11", "0", "0", "0", "0"]
+
+    with pytest.raises(InvalidRound) as refused:
+        check_round(typed, names(6))
+
+    assert refused.value.player_errors == {}
+    assert len(refused.value.round_errors) == 1
+    assert "au plus 127" in refused.value.round_errors[0]
+
+
+def test_a_round_summing_exactly_the_round_maximum_is_accepted():
+    typed = ["117", "10", "0", "0", "0", "0"]
+
+    assert check_round(typed, names(6)) == [117, 10, 0, 0, 0, 0]
+
+
+def test_two_players_cannot_take_80_heads_between_them():
+    with pytest.raises(InvalidRound) as refused:
+        check_round(["40", "40"], names(2))
+
+    assert "au plus 79" in refused.value.round_errors[0]
+
+
+def test_a_round_where_nobody_took_a_head_is_refused():
+    with pytest.raises(InvalidRound) as refused:
+        check_round(["0", "0", "0"], names(3))
+
+    assert refused.value.player_errors == {}
+    assert len(refused.value.round_errors) == 1
+
+
+@pytest.mark.parametrize("blank", ["", "   ", "\t", None])
+def test_a_blank_value_is_refused_and_names_the_player(blank):
+    with pytest.raises(InvalidRound) as refused:
+        check_round(["3", blank, "4"], names(3))
+
+    assert set(refused.value.player_errors) == {1}
+    assert NAMES[1] in refused.value.player_errors[1]
+
+
+def test_missing_values_are_refused_like_blanks():
+    with pytest.raises(InvalidRound) as refused:
+        check_round(["3"], names(3))
+
+    assert set(refused.value.player_errors) == {1, 2}
+
+
+@pytest.mark.parametrize(
+    "typed",
+    ["1.5", "-3", "abc", "١٢", "１２", "+3", "1e2", "0x1f", "1 2", "½", "²", "12a", "3,0"],
+)
+def test_anything_but_ascii_digits_is_refused(typed):
+    with pytest.raises(InvalidRound) as refused:
+        check_round(["3", typed, "4"], names(3))
+
+    assert set(refused.value.player_errors) == {1}
+    assert "de 0 à 97" in refused.value.player_errors[1]
+
+
+@pytest.mark.parametrize("digits", [7, 5000])
+def test_a_number_too_long_to_be_heads_is_refused_like_any_bad_value(digits):
+    # 5000 digits is past Python's int() conversion limit: it must still be an InvalidRound.
+    with pytest.raises(InvalidRound) as refused:
+        check_round(["3", "1" * digits, "4"], names(3))
+
+    assert set(refused.value.player_errors) == {1}
+
+
+def test_every_bad_value_gets_its_own_message():
+    with pytest.raises(InvalidRound) as refused:
+        check_round(["abc", "", "200"], names(3))
+
+    assert set(refused.value.player_errors) == {0, 1, 2}
+
+
+# --- seat_players -----------------------------------------------------------------------------
+
+
+def test_names_are_seated_in_the_order_typed():
+    assert seat_players(["Alice", "Bruno", "Chloé"]) == ["Alice", "Bruno", "Chloé"]
+
+
+def test_blank_fields_are_ignored():
+    assert seat_players(["", "Alice", "  ", "Bruno", "\t"]) == ["Alice", "Bruno"]
+
+
+def test_surrounding_spaces_are_dropped_and_inner_spaces_collapsed():
+    assert seat_players(["  Anne   Marie ", "Jean\t Luc"]) == ["Anne Marie", "Jean Luc"]
+
+
+@pytest.mark.parametrize("again", ["alice", "ALICE", "  Alice  ", " aLiCe"])
+def test_a_duplicate_name_is_refused_ignoring_case_and_surrounding_spaces(again):
+    with pytest.raises(InvalidPlayers) as refused:
+        seat_players(["Alice", "Bruno", again])
+
+    assert set(refused.value.seat_errors) == {2}
+    assert refused.value.table_errors == []
+
+
+def test_names_differing_only_by_inner_spaces_are_duplicates():
+    with pytest.raises(InvalidPlayers) as refused:
+        seat_players(["Anne Marie", "anne   marie"])
+
+    assert set(refused.value.seat_errors) == {1}
+
+
+def test_an_error_points_at_the_field_as_typed_counting_blanks():
+    with pytest.raises(InvalidPlayers) as refused:
+        seat_players(["Alice", "", "Bruno", "", "alice"])
+
+    assert set(refused.value.seat_errors) == {4}
+
+
+def test_a_name_of_30_characters_is_accepted():
+    assert seat_players(["A" * 30, "Bruno"]) == ["A" * 30, "Bruno"]
+
+
+def test_a_name_over_30_characters_is_refused():
+    with pytest.raises(InvalidPlayers) as refused:
+        seat_players(["Alice", "B" * 31])
+
+    assert set(refused.value.seat_errors) == {1}
+    assert "30" in refused.value.seat_errors[1]
+
+
+def test_the_length_limit_applies_after_spaces_are_trimmed():
+    assert seat_players(["   " + "A" * 30 + "   ", "Bruno"]) == ["A" * 30, "Bruno"]
+
+
+@pytest.mark.parametrize("typed", [[], ["Alice"], ["Alice", "", "  "]])
+def test_fewer_than_2_players_are_refused(typed):
+    with pytest.raises(InvalidPlayers) as refused:
+        seat_players(typed)
+
+    assert refused.value.table_errors
+
+
+def test_10_players_are_accepted():
+    assert seat_players(list(NAMES) + ["", ""]) == list(NAMES)
+
+
+def test_more_than_10_players_are_refused():
+    with pytest.raises(InvalidPlayers) as refused:
+        seat_players([*NAMES, "Karim"])
+
+    assert refused.value.table_errors
+    assert refused.value.seat_errors == {}
+
+
+# --- GameRules --------------------------------------------------------------------------------
+
+
+def sheet_after(rounds, game_rules=None, players=2):
+    sheet = Scoresheet(names(players), rules=game_rules or GameRules())
+    for heads_taken in rounds:
+        sheet = sheet.with_round(heads_taken)
+    return sheet
+
+
+def test_the_default_rules_end_above_66():
+    assert GameRules() == GameRules(end=EndRule.ABOVE, limit=66, round_count=None, pro=False)
+
+
+def test_exactly_66_plays_on():
+    sheet = sheet_after([(40, 1), (26, 2)])
+
+    assert sheet.totals == [66, 3]
+    assert not sheet.is_over
+    assert sheet.winners == frozenset()
+
+
+def test_67_ends_the_game():
+    sheet = sheet_after([(40, 1), (26, 2), (1, 0)])
+
+    assert sheet.is_over
+    assert sheet.winners == frozenset({1})
+    assert sheet.crossers == frozenset({0})
+
+
+def test_66_ends_the_game_with_66_or_more():
+    sheet = sheet_after([(40, 1), (26, 2)], GameRules(end=EndRule.AT_OR_ABOVE))
+
+    assert sheet.is_over
+    assert sheet.winners == frozenset({1})
+    assert sheet.crossers == frozenset({0})
+
+
+def test_65_plays_on_with_66_or_more():
+    sheet = sheet_after([(40, 1), (25, 2)], GameRules(end=EndRule.AT_OR_ABOVE))
+
+    assert not sheet.is_over
+
+
+@pytest.mark.parametrize(
+    ("limit", "rounds", "over"),
+    [
+        (100, [(79, 0), (21, 0)], False),
+        (100, [(79, 0), (22, 0)], True),
+        (10, [(10, 0)], False),
+        (10, [(11, 0)], True),
+        (500, [(79, 0)] * 6 + [(26, 0)], False),
+        (500, [(79, 0)] * 6 + [(27, 0)], True),
+    ],
+)
+def test_another_limit_ends_the_game_only_above_it(limit, rounds, over):
+    sheet = sheet_after(rounds, GameRules(limit=limit))
+
+    assert sheet.is_over is over
+
+
+def test_a_game_of_3_rounds_ends_after_the_third_round_whatever_the_totals():
+    game_rules = GameRules(end=EndRule.ROUNDS, round_count=3)
+
+    two_rounds = sheet_after([(79, 0), (79, 0)], game_rules)
+    three_rounds = two_rounds.with_round((0, 1))
+
+    assert two_rounds.totals == [158, 0]
+    assert not two_rounds.is_over
+    assert three_rounds.is_over
+    assert three_rounds.winners == frozenset({1})
+    assert three_rounds.crossers == frozenset()
+
+
+@pytest.mark.parametrize("limit", [9, 501, 0, -66])
+@pytest.mark.parametrize("end", [EndRule.ABOVE, EndRule.AT_OR_ABOVE])
+def test_a_limit_outside_10_to_500_is_refused(end, limit):
+    with pytest.raises(InvalidGameRules):
+        GameRules(end=end, limit=limit)
+
+
+@pytest.mark.parametrize("limit", [10, 500])
+@pytest.mark.parametrize("end", [EndRule.ABOVE, EndRule.AT_OR_ABOVE])
+def test_limits_10_and_500_are_allowed(end, limit):
+    assert GameRules(end=end, limit=limit).limit == limit
+
+
+@pytest.mark.parametrize("round_count", [None, 0, 51, -1])
+def test_a_round_count_outside_1_to_50_is_refused(round_count):
+    with pytest.raises(InvalidGameRules):
+        GameRules(end=EndRule.ROUNDS, round_count=round_count)
+
+
+@pytest.mark.parametrize("round_count", [1, 50])
+def test_round_counts_1_and_50_are_allowed(round_count):
+    assert GameRules(end=EndRule.ROUNDS, round_count=round_count).round_count == round_count
+
+
+# --- Scoresheet -------------------------------------------------------------------------------
+
+
+def test_totals_add_each_players_rounds():
+    sheet = sheet_after([(3, 0, 9), (5, 2, 0)], players=3)
+
+    assert sheet.totals == [8, 2, 9]
+
+
+def test_running_totals_give_each_players_total_after_each_round():
+    sheet = sheet_after([(3, 0, 9), (5, 2, 0), (0, 1, 1)], players=3)
+
+    assert sheet.running_totals == [[3, 0, 9], [8, 2, 9], [8, 3, 10]]
+
+
+def test_nobody_leads_before_the_first_round():
+    sheet = Scoresheet(names(3))
+
+    assert sheet.totals == [0, 0, 0]
+    assert sheet.leaders == frozenset()
+    assert sheet.winners == frozenset()
+    assert not sheet.is_over
+    assert sheet.next_round == 1
+
+
+def test_the_lowest_total_leads():
+    sheet = sheet_after([(3, 1, 9)], players=3)
+
+    assert sheet.leaders == frozenset({1})
+
+
+def test_players_tied_at_the_lowest_total_all_lead():
+    sheet = sheet_after([(3, 3, 9), (2, 2, 0)], players=3)
+
+    assert sheet.leaders == frozenset({0, 1})
+
+
+def test_nobody_wins_while_the_game_goes_on():
+    sheet = sheet_after([(60, 5, 9)], players=3)
+
+    assert sheet.leaders == frozenset({1})
+    assert sheet.winners == frozenset()
+    assert sheet.crossers == frozenset()
+
+
+def test_a_shared_win_when_several_end_at_the_lowest_total():
+    sheet = sheet_after([(50, 4, 4), (20, 0, 0)], players=3)
+
+    assert sheet.is_over
+    assert sheet.winners == frozenset({1, 2})
+
+
+def test_everyone_who_went_past_the_limit_is_a_crosser():
+    sheet = sheet_after([(60, 60, 1), (7, 7, 5)], players=3)
+
+    assert sheet.is_over
+    assert sheet.crossers == frozenset({0, 1})
+    assert sheet.winners == frozenset({2})
+
+
+def test_with_round_adds_a_round_and_leaves_the_sheet_unchanged():
+    before = sheet_after([(3, 4)])
+
+    after = before.with_round((5, 6))
+
+    assert before.rounds == ((3, 4),)
+    assert after.rounds == ((3, 4), (5, 6))
+    assert after.next_round == 3
+    assert after.rules == before.rules
+    assert after.players == before.players
+
+
+def test_a_sheet_checks_the_next_round_with_its_players_and_deck():
+    sheet = Scoresheet(names(3), rules=GameRules(pro=True))
+
+    assert sheet.check_round(["51", "0", "0"]) == [51, 0, 0]
+    with pytest.raises(InvalidRound):
+        sheet.check_round(["52", "0", "0"])
+
+
+def test_a_round_after_the_end_raises_game_over():
+    sheet = sheet_after([(67, 1)])
+
+    with pytest.raises(GameOver):
+        sheet.check_round(["1", "0"])
+
+
+def test_cancelling_the_round_that_ended_the_game_reopens_it():
+    ended = sheet_after([(40, 1), (27, 2)])
+    reopened = Scoresheet(ended.players, ended.rounds[:-1], ended.rules)
+
+    assert ended.is_over
+    assert not reopened.is_over
+    assert reopened.check_round(["1", "0"]) == [1, 0]
+
+
+# --- Hypothesis properties --------------------------------------------------------------------
+
+end_rules = st.one_of(
+    st.builds(
+        GameRules,
+        end=st.sampled_from([EndRule.ABOVE, EndRule.AT_OR_ABOVE]),
+        limit=st.integers(10, 500),
+        pro=st.booleans(),
+    ),
+    st.builds(GameRules, end=st.just(EndRule.ROUNDS), round_count=st.integers(1, 50), pro=st.booleans()),
+)
+
+
+@st.composite
+def scoresheets(draw, max_rounds=20):
+    """Any table of 2 to 10 players under any rules, with rounds of plausible sizes."""
+    players = draw(st.integers(2, 10))
+    game_rules = draw(end_rules)
+    one_round = st.lists(st.integers(0, 120), min_size=players, max_size=players).map(tuple)
+    rounds = draw(st.lists(one_round, max_size=max_rounds))
+    return Scoresheet(names(players), tuple(rounds), game_rules)
+
+
+def expected_over(sheet: Scoresheet) -> bool:
+    game_rules, totals = sheet.rules, [sum(column) for column in zip(*sheet.rounds)]
+    if game_rules.end is EndRule.ROUNDS:
+        return len(sheet.rounds) >= game_rules.round_count
+    if game_rules.end is EndRule.AT_OR_ABOVE:
+        return any(total >= game_rules.limit for total in totals)
+    return any(total > game_rules.limit for total in totals)
+
+
+@properties
+@given(scoresheets())
+def test_totals_are_the_column_sums(sheet):
+    expected = [sum(r[seat] for r in sheet.rounds) for seat in range(len(sheet.players))]
+
+    assert sheet.totals == expected
+    if sheet.rounds:
+        assert sheet.running_totals[-1] == expected
+
+
+@properties
+@given(scoresheets())
+def test_running_totals_are_the_sums_of_the_rounds_so_far(sheet):
+    for played, running in enumerate(sheet.running_totals, start=1):
+        assert running == [sum(column) for column in zip(*sheet.rounds[:played])]
+    assert len(sheet.running_totals) == len(sheet.rounds)
+
+
+@properties
+@given(scoresheets())
+def test_leaders_are_exactly_the_seats_at_the_minimum_total(sheet):
+    if not sheet.rounds:
+        assert sheet.leaders == frozenset()
+        return
+    totals = [sum(column) for column in zip(*sheet.rounds)]
+    lowest = min(totals)
+
+    assert sheet.leaders == {seat for seat, total in enumerate(totals) if total == lowest}
+
+
+@properties
+@given(scoresheets())
+def test_the_game_ends_exactly_when_its_end_rule_is_met(sheet):
+    assert sheet.is_over == expected_over(sheet)
+
+
+@properties
+@given(scoresheets())
+def test_winners_are_leaders_and_exist_exactly_when_the_game_is_over(sheet):
+    assert sheet.winners <= sheet.leaders
+    assert bool(sheet.winners) == sheet.is_over
+    if sheet.is_over:
+        assert sheet.winners == sheet.leaders
+
+
+@properties
+@given(scoresheets())
+def test_crossers_are_the_seats_past_the_limit_once_the_game_is_over(sheet):
+    game_rules = sheet.rules
+    if not sheet.is_over or game_rules.end is EndRule.ROUNDS:
+        assert sheet.crossers == frozenset()
+        return
+    if game_rules.end is EndRule.AT_OR_ABOVE:
+        expected = {s for s, total in enumerate(sheet.totals) if total >= game_rules.limit}
+    else:
+        expected = {s for s, total in enumerate(sheet.totals) if total > game_rules.limit}
+
+    assert sheet.crossers == expected
+    assert sheet.crossers  # a limit game only ends because someone crossed it
+
+
+@properties
+@given(scoresheets(max_rounds=8), st.data())
+def test_with_round_equals_a_sheet_built_with_all_rounds(sheet, data):
+    heads_taken = data.draw(
+        st.lists(st.integers(0, 120), min_size=len(sheet.players), max_size=len(sheet.players))
+    )
+
+    after = sheet.with_round(heads_taken)
+
+    assert after == Scoresheet(sheet.players, (*sheet.rounds, tuple(heads_taken)), sheet.rules)
+    assert after.next_round == sheet.next_round + 1
+
+
+@st.composite
+def typed_rounds(draw):
+    """A table, the pro flag, and a round typed as strings: each value 0 to the player max + 20.
+
+    A per-round scale keeps some rounds small, so both accepted and refused rounds show up even
+    at 10 players where uniformly drawn values almost always sum past the round maximum.
+    """
+    players = draw(st.integers(2, 10))
+    pro = draw(st.booleans())
+    most_for_player, _ = brute_force_bounds(players, pro)
+    scale = draw(st.integers(0, most_for_player + 20))
+    values = draw(st.lists(st.integers(0, scale), min_size=players, max_size=players))
+    return players, pro, values
+
+
+@properties
+@given(typed_rounds())
+def test_a_round_is_accepted_exactly_when_it_is_within_the_bounds(table):
+    players, pro, values = table
+    most_for_player, most_for_round = brute_force_bounds(players, pro)
+    within = all(v <= most_for_player for v in values) and 1 <= sum(values) <= most_for_round
+
+    try:
+        accepted = check_round([str(v) for v in values], names(players), pro=pro)
+    except InvalidRound:
+        assert not within, values
+    else:
+        assert within, values
+        assert accepted == values
+
+
+@st.composite
+def rounds_within_bounds(draw):
+    """A round that could have happened: built to respect both bounds, including at their edges."""
+    players = draw(st.integers(2, 10))
+    pro = draw(st.booleans())
+    most_for_player, most_for_round = brute_force_bounds(players, pro)
+    left, values = most_for_round, []
+    for wanted in draw(st.lists(st.integers(0, most_for_player), min_size=players, max_size=players)):
+        values.append(min(wanted, left))
+        left -= values[-1]
+    if sum(values) == 0:
+        values[draw(st.integers(0, players - 1))] = 1
+    return players, pro, values
+
+
+@properties
+@given(rounds_within_bounds())
+def test_every_round_within_the_bounds_is_accepted(table):
+    players, pro, values = table
+
+    assert check_round([str(v) for v in values], names(players), pro=pro) == values
+
+
+@st.composite
+def rounds_outside_bounds(draw):
+    """A round that cannot have happened: a player over the max, a sum over the max, or zero."""
+    players = draw(st.integers(2, 10))
+    pro = draw(st.booleans())
+    most_for_player, most_for_round = brute_force_bounds(players, pro)
+    how = draw(st.sampled_from(["player", "round", "zero"]))
+    if how == "zero":
+        return players, pro, [0] * players
+    values = draw(st.lists(st.integers(0, most_for_player), min_size=players, max_size=players))
+    if how == "player":
+        values[draw(st.integers(0, players - 1))] = draw(
+            st.integers(most_for_player + 1, most_for_player + 20)
+        )
+    else:
+        # Top up seat after seat, never past the player max, until the round max is exceeded.
+        for seat in range(players):
+            missing = most_for_round + 1 - sum(values)
+            if missing <= 0:
+                break
+            values[seat] += min(missing, most_for_player - values[seat])
+    return players, pro, values
+
+
+@properties
+@given(rounds_outside_bounds())
+def test_no_round_outside_the_bounds_is_ever_accepted(table):
+    players, pro, values = table
+    most_for_player, most_for_round = brute_force_bounds(players, pro)
+    # When the players' maxima together cannot exceed the round's, "round" falls back to valid.
+    outside = any(v > most_for_player for v in values) or not 1 <= sum(values) <= most_for_round
+
+    if outside:
+        with pytest.raises(InvalidRound):
+            check_round([str(v) for v in values], names(players), pro=pro)
+
+
+@properties
+@given(st.integers(2, 10), st.booleans(), st.data())
+def test_check_round_raises_nothing_but_invalid_round_for_any_text(players, pro, data):
+    typed = data.draw(
+        st.lists(st.one_of(st.none(), st.text()), min_size=0, max_size=players + 2)
+    )
+
+    try:
+        accepted = check_round(typed, names(players), pro=pro)
+    except InvalidRound as refused:
+        assert refused.player_errors or refused.round_errors
+        assert set(refused.player_errors) <= set(range(players))
+    else:
+        assert accepted == [int(t.strip()) for t in typed[:players]]
+
+
+@properties
+@given(st.integers(2, 10), st.data())
+def test_spaces_around_a_valid_round_change_nothing(players, data):
+    most_for_player, most_for_round = brute_force_bounds(players)
+    value = data.draw(st.integers(1, min(most_for_player, most_for_round)))
+    padding = st.text(alphabet=" \t", max_size=3)
+    typed = [data.draw(padding) + str(value) + data.draw(padding)] + ["0"] * (players - 1)
+
+    assert check_round(typed, names(players)) == [value] + [0] * (players - 1)
+
+
+@properties
+@given(st.lists(st.text(max_size=40), max_size=14))
+def test_seated_names_are_trimmed_distinct_and_between_2_and_10(typed):
+    try:
+        seated = seat_players(typed)
+    except InvalidPlayers as refused:
+        assert refused.seat_errors or refused.table_errors
+        return
+
+    assert 2 <= len(seated) <= 10
+    assert all(name == " ".join(name.split()) and 0 < len(name) <= 30 for name in seated)
+    assert len({rules.name_key(name) for name in seated}) == len(seated)
+    assert seated == [" ".join(t.split()) for t in typed if t.strip()]

@@ -552,7 +552,9 @@ end_rules = st.one_of(
         limit=st.integers(10, 500),
         pro=st.booleans(),
     ),
-    st.builds(GameRules, end=st.just(EndRule.ROUNDS), round_count=st.integers(1, 50), pro=st.booleans()),
+    st.builds(
+        GameRules, end=st.just(EndRule.ROUNDS), round_count=st.integers(1, 50), pro=st.booleans()
+    ),
 )
 
 
@@ -687,7 +689,8 @@ def rounds_within_bounds(draw):
     pro = draw(st.booleans())
     most_for_player, most_for_round = brute_force_bounds(players, pro)
     left, values = most_for_round, []
-    for wanted in draw(st.lists(st.integers(0, most_for_player), min_size=players, max_size=players)):
+    wanted_values = st.lists(st.integers(0, most_for_player), min_size=players, max_size=players)
+    for wanted in draw(wanted_values):
         values.append(min(wanted, left))
         left -= values[-1]
     if sum(values) == 0:

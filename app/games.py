@@ -16,6 +16,7 @@ from sqlalchemy.orm import selectinload
 from app import rules
 from app.extensions import db
 from app.models import Game, Player, Round, Score, utcnow
+from app.transfer import ImportedGame
 
 
 class GameNotFound(Exception):
@@ -181,3 +182,57 @@ def history(device_hash: str | None, page: int, per_page: int) -> HistoryPage:
     )
     return HistoryPage(games[:per_page], page, len(games) > per_page)
 
+
+
+def all_games(device_hash: str | None, *, finished_only: bool = False) -> list[Game]:
+    """Return every game of the device, oldest first, with players and rounds."""
+    if device_hash is None:
+        return []
+    query = select(Game).where(Game.device_hash == device_hash)
+    if finished_only:
+        query = query.where(Game.finished_at.is_not(None))
+    return list(db.session.scalars(query.order_by(Game.created_at, Game.id).options(*_with_sheet())))
+
+
+def import_games(device_hash: str, imported: Sequence[ImportedGame]) -> tuple[int, int]:
+    """Add the imported games the device does not have yet; return (added, already there)."""
+    _begin_write()
+    ids = {game.origin_id for game in imported}
+    known = set(
+        db.session.scalars(
+            select(Game.public_id).where(Game.device_hash == device_hash, Game.public_id.in_(ids))
+        )
+    ) | set(
+        db.session.scalars(
+            select(Game.origin_id).where(Game.device_hash == device_hash, Game.origin_id.in_(ids))
+        )
+    )
+    added = 0
+    for game in imported:
+        if game.origin_id in known:
+            continue
+        known.add(game.origin_id)
+        players = [Player(seat=seat, name=name) for seat, name in enumerate(game.sheet.players)]
+        db.session.add(
+            Game(
+                device_hash=device_hash,
+                origin_id=game.origin_id,
+                created_at=game.created_at,
+                finished_at=game.finished_at,
+                end_rule=game.game_rules.end.value,
+                limit=game.game_rules.limit,
+                round_count=game.game_rules.round_count,
+                pro=game.game_rules.pro,
+                players=players,
+                rounds=[
+                    Round(
+                        number=number,
+                        scores=[Score(player=p, heads=h) for p, h in zip(players, heads, strict=True)],
+                    )
+                    for number, heads in enumerate(game.sheet.rounds, start=1)
+                ],
+            )
+        )
+        added += 1
+    db.session.flush()
+    return added, len(imported) - added

@@ -114,3 +114,4 @@ class Score(db.Model):
     heads: Mapped[int]
 
     round: Mapped[Round] = relationship(back_populates="scores")
+    player: Mapped[Player] = relationship()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
-from app import games, rules
+from app import games, rules, stats, transfer
 from app.device import claim_device, current_device_hash
 from app.extensions import db, limiter
 from app.forms import CancelRoundForm, EditRoundForm, NewGameForm, RoundForm
@@ -188,6 +188,66 @@ def history():
     page = request.args.get("page", default=1, type=int) or 1
     result = games.history(current_device_hash(), page, current_app.config["HISTORY_PAGE_SIZE"])
     return render_template("history.html", history=result)
+
+
+@bp.get("/statistiques")
+def statistics():
+    """Show per-player statistics over this device's finished games, sorted by a column."""
+    lines = stats.player_stats(
+        game.scoresheet for game in games.all_games(current_device_hash(), finished_only=True)
+    )
+    lines, key, order = stats.sorted_stats(lines, request.args.get("tri", ""), request.args.get("ordre"))
+    return render_template("statistics.html", lines=lines, sort=key, order=order)
+
+
+@bp.get("/parties/<public_id>/export.<any(csv, json):kind>")
+def export_game(public_id: str, kind: str):
+    """Download one game as CSV (a spreadsheet) or JSON (to import elsewhere)."""
+    found = _find_game(public_id)
+    stamp = found.created_at.strftime("%Y-%m-%d")
+    if kind == "csv":
+        return _download(transfer.game_csv(found), "text/csv", f"6-qui-prend-{stamp}.csv")
+    return _download(transfer.export_json([found]), "application/json", f"6-qui-prend-{stamp}.json")
+
+
+@bp.get("/historique/export.<any(csv, json):kind>")
+def export_all(kind: str):
+    """Download all of this device's games, e.g. to move them to a new phone."""
+    found = games.all_games(current_device_hash())
+    if kind == "csv":
+        return _download(transfer.games_csv(found), "text/csv", "6-qui-prend-parties.csv")
+    return _download(transfer.export_json(found), "application/json", "6-qui-prend-parties.json")
+
+
+def _download(body: str, mimetype: str, filename: str):
+    response = current_app.response_class(body, mimetype=mimetype)
+    response.headers.set("Content-Disposition", "attachment", filename=filename)
+    return response
+
+
+@bp.post("/historique/import")
+@limiter.limit(_write_limit)
+def import_games():
+    """Add the games of an exported file; all of them or, if one is wrong, none."""
+    upload = request.files.get("fichier")
+    data = upload.read() if upload else b""
+    try:
+        imported = transfer.parse_export(data) if data else None
+        if imported is None:
+            raise transfer.ImportRefused(["Choisissez un fichier d’export (.json) à importer."])
+    except transfer.ImportRefused as error:
+        page = games.history(current_device_hash(), 1, current_app.config["HISTORY_PAGE_SIZE"])
+        return render_template("history.html", history=page, import_errors=error.errors), 422
+    added, known = games.import_games(claim_device(), imported)
+    db.session.commit()
+    message = (
+        f"{added} partie{'s' if added > 1 else ''} importée{'s' if added > 1 else ''}"
+        if added else "Aucune partie importée"
+    )
+    if known:
+        message += f", {known} déjà présente{'s' if known > 1 else ''} sur cet appareil"
+    flash(message + ".", "info")
+    return redirect(url_for("counter.history"), 303)
 
 
 @bp.get("/healthz")

@@ -145,6 +145,7 @@ class GameRules:
     pro: bool = False
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "end", EndRule(self.end))  # accept "above" as well as the member
         if self.end is EndRule.ROUNDS:
             low, high = ROUND_COUNT_RANGE
             if self.round_count is None or not low <= self.round_count <= high:
@@ -183,9 +184,11 @@ class GameRules:
 def parse_heads(typed: str | None) -> int | None:
     """Return the whole number a person typed, or None if it is not one (ASCII digits only)."""
     text = (typed or "").strip()
-    if not text or len(text) > 6 or not (text.isascii() and text.isdigit()):
+    if not text or not (text.isascii() and text.isdigit()):
         return None
-    return int(text)
+    digits = text.lstrip("0") or "0"
+    # Any longer number is far too many heads anyway; this keeps int() away from huge strings.
+    return int(digits) if len(digits) <= 9 else 10**9
 
 
 def check_round(typed: Sequence[str | None], players: Sequence[str], pro: bool = False) -> list[int]:
@@ -207,8 +210,9 @@ def check_round(typed: Sequence[str | None], players: Sequence[str], pro: bool =
             else:
                 player_errors[seat] = f"Tapez les têtes de {name} (0 s’il n’en a pris aucune)."
         elif value > most_for_player:
+            shown = value if value < 10**9 else "Ce nombre"
             player_errors[seat] = (
-                f"{value}, c’est trop — {n} joueurs : au plus {most_for_player} têtes pour un "
+                f"{shown}, c’est trop — {n} joueurs : au plus {most_for_player} têtes pour un "
                 "joueur en une manche."
             )
         else:

@@ -11,11 +11,11 @@ from dataclasses import dataclass
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import joinedload, selectinload
 
 from app import rules
 from app.extensions import db
-from app.models import Game, Player, Round, Score, utcnow
+from app.models import Game, Player, Round, utcnow
 from app.transfer import ImportedGame
 
 
@@ -32,10 +32,13 @@ class GameChanged(Exception):
 
 
 def _with_sheet():
-    return (
-        selectinload(Game.players),
-        selectinload(Game.rounds).selectinload(Round.scores),
-    )
+    # Two queries whatever the size of the game: the game with its players, then its rounds.
+    return (joinedload(Game.players), selectinload(Game.rounds))
+
+
+def _with_sheets():
+    # Three queries whatever the number of games: the games, their players, their rounds.
+    return (selectinload(Game.players), selectinload(Game.rounds))
 
 
 def _begin_write() -> None:
@@ -51,8 +54,9 @@ def get_game(public_id: str, device_hash: str | None, *, for_update: bool = Fals
     query = select(Game).where(Game.public_id == public_id, Game.device_hash == device_hash)
     if for_update:
         _begin_write()
-        query = query.with_for_update()  # PostgreSQL: a row lock; SQLite already holds the lock
-    game = db.session.scalars(query.options(*_with_sheet())).one_or_none()
+        # PostgreSQL: lock the game's row (only it: players are outer-joined); SQLite holds the lock.
+        query = query.with_for_update(of=Game)
+    game = db.session.scalars(query.options(*_with_sheet())).unique().one_or_none()
     if game is None:
         raise GameNotFound(public_id)
     return game
@@ -73,24 +77,17 @@ def start_game(device_hash: str, typed_names: Sequence[str], game_rules: rules.G
     return game
 
 
-def record_round(public_id: str, device_hash: str | None, number: int | None,
-                 typed: Sequence[str | None]) -> Game:
-    """Record round `number` of a game from the heads typed, in seat order.
+def record_round(game: Game, number: int | None, typed: Sequence[str | None]) -> None:
+    """Record round `number` of a game (locked with get_game) from the heads typed, in seat order.
 
     Raise StaleRound if that round is not the next one (already recorded: a repeat), GameOver or
     InvalidRound if it cannot be recorded; nothing is stored then.
     """
-    game = get_game(public_id, device_hash, for_update=True)
     sheet = game.scoresheet
     if number != sheet.next_round:
         raise StaleRound(number)
     heads = sheet.check_round(typed)
-    game.rounds.append(
-        Round(
-            number=number,
-            scores=[Score(player_id=p.id, heads=h) for p, h in zip(game.players, heads, strict=True)],
-        )
-    )
+    game.rounds.append(Round(number=number, heads=heads))
     game.finished_at = utcnow() if sheet.with_round(heads).is_over else None
     game.version += 1
     try:
@@ -98,46 +95,38 @@ def record_round(public_id: str, device_hash: str | None, number: int | None,
     except IntegrityError as error:  # another worker recorded it first (unique game + number)
         db.session.rollback()
         raise StaleRound(number) from error
-    return game
 
 
-def cancel_round(public_id: str, device_hash: str | None, number: int | None) -> Game:
-    """Remove round `number` if it is the last one, which reopens a finished game.
+def cancel_round(game: Game, number: int | None) -> None:
+    """Remove round `number` of a locked game if it is the last one, which reopens a finished game.
 
     Raise StaleRound when it is not the last round (already cancelled: a repeat).
     """
-    game = get_game(public_id, device_hash, for_update=True)
     if not game.rounds or game.rounds[-1].number != number:
         raise StaleRound(number)
     game.rounds.pop()
     game.finished_at = None
     game.version += 1
     db.session.flush()
-    return game
 
 
-def edit_round(public_id: str, device_hash: str | None, number: int, version: int | None,
-               typed: Sequence[str | None]) -> Game:
-    """Replace the heads of round `number`, checked like a new round; the end is recomputed.
+def edit_round(game: Game, number: int, version: int | None, typed: Sequence[str | None]) -> None:
+    """Replace the heads of round `number` of a locked game, checked like a new round.
 
-    Raise GameChanged if the game changed since the form was shown, InvalidRound if the heads
-    cannot be, GameNotFound if there is no such round.
+    The end is recomputed: an edit can end the game or reopen it. Raise GameChanged if the game
+    changed since the form was shown, InvalidRound if the heads cannot be, GameNotFound if there
+    is no such round.
     """
-    game = get_game(public_id, device_hash, for_update=True)
     round_ = next((r for r in game.rounds if r.number == number), None)
     if round_ is None:
-        raise GameNotFound(f"{public_id} round {number}")
+        raise GameNotFound(f"{game.public_id} round {number}")
     if version != game.version:
         raise GameChanged(number)
-    heads = rules.check_round(typed, [p.name for p in game.players], game.pro)
-    by_player = {score.player_id: score for score in round_.scores}
-    for player, value in zip(game.players, heads, strict=True):
-        by_player[player.id].heads = value
+    round_.heads = rules.check_round(typed, [p.name for p in game.players], game.pro)
     over = game.scoresheet.is_over
     game.finished_at = (game.finished_at or utcnow()) if over else None
     game.version += 1
     db.session.flush()
-    return game
 
 
 def rematch(public_id: str, device_hash: str | None) -> Game:
@@ -177,7 +166,7 @@ def history(device_hash: str | None, page: int, per_page: int) -> HistoryPage:
             .order_by(Game.created_at.desc(), Game.id.desc())
             .offset((page - 1) * per_page)
             .limit(per_page + 1)  # one more tells whether an older page exists, without a COUNT
-            .options(*_with_sheet())
+            .options(*_with_sheets())
         )
     )
     return HistoryPage(games[:per_page], page, len(games) > per_page)
@@ -191,7 +180,7 @@ def all_games(device_hash: str | None, *, finished_only: bool = False) -> list[G
     query = select(Game).where(Game.device_hash == device_hash)
     if finished_only:
         query = query.where(Game.finished_at.is_not(None))
-    return list(db.session.scalars(query.order_by(Game.created_at, Game.id).options(*_with_sheet())))
+    return list(db.session.scalars(query.order_by(Game.created_at, Game.id).options(*_with_sheets())))
 
 
 def import_games(device_hash: str, imported: Sequence[ImportedGame]) -> tuple[int, int]:
@@ -225,10 +214,7 @@ def import_games(device_hash: str, imported: Sequence[ImportedGame]) -> tuple[in
                 pro=game.game_rules.pro,
                 players=players,
                 rounds=[
-                    Round(
-                        number=number,
-                        scores=[Score(player=p, heads=h) for p, h in zip(players, heads, strict=True)],
-                    )
+                    Round(number=number, heads=list(heads))
                     for number, heads in enumerate(game.sheet.rounds, start=1)
                 ],
             )

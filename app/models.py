@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from datetime import UTC, datetime
 
-from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app import rules
@@ -60,14 +60,11 @@ class Game(db.Model):
 
     @property
     def scoresheet(self) -> rules.Scoresheet:
-        by_seat = {player.id: player.seat for player in self.players}
-        rounds = []
-        for round_ in self.rounds:
-            heads = [0] * len(self.players)
-            for score in round_.scores:
-                heads[by_seat[score.player_id]] = score.heads
-            rounds.append(tuple(heads))
-        return rules.Scoresheet(tuple(p.name for p in self.players), tuple(rounds), self.rules)
+        return rules.Scoresheet(
+            tuple(player.name for player in self.players),
+            tuple(tuple(round_.heads) for round_ in self.rounds),
+            self.rules,
+        )
 
 
 class Player(db.Model):
@@ -83,6 +80,12 @@ class Player(db.Model):
 
 
 class Round(db.Model):
+    """One validated round: the heads each player took, in seat order, stored in one row.
+
+    One row per round keeps a round atomic (it is there whole or not at all) and lets a round be
+    recorded with a single INSERT.
+    """
+
     __tablename__ = "round"
     # The database itself refuses a second round with the same number: the last guard against a
     # double tap or a retried request recording a round twice.
@@ -91,27 +94,7 @@ class Round(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
     number: Mapped[int]
+    heads: Mapped[list[int]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     game: Mapped[Game] = relationship(back_populates="rounds")
-    scores: Mapped[list[Score]] = relationship(
-        back_populates="round", cascade="all, delete-orphan"
-    )
-
-
-class Score(db.Model):
-    """The heads one player took in one round."""
-
-    __tablename__ = "score"
-    __table_args__ = (CheckConstraint("heads >= 0", name="heads_not_negative"),)
-
-    round_id: Mapped[int] = mapped_column(
-        ForeignKey("round.id", ondelete="CASCADE"), primary_key=True
-    )
-    player_id: Mapped[int] = mapped_column(
-        ForeignKey("player.id", ondelete="CASCADE"), primary_key=True
-    )
-    heads: Mapped[int]
-
-    round: Mapped[Round] = relationship(back_populates="scores")
-    player: Mapped[Player] = relationship()

@@ -94,19 +94,16 @@ def add_round(public_id: str):
     """Record the round typed, or show it again with what is wrong; a repeat records nothing."""
     form = RoundForm(request.form)
     typed = [entry.data for entry in form.heads]
+    found = _find_game(public_id, for_update=True)
     try:
-        found = games.record_round(public_id, current_device_hash(), form.round_number(), typed)
-    except games.GameNotFound:
-        abort(404)
+        games.record_round(found, form.round_number(), typed)
     except games.StaleRound:
-        db.session.rollback()
         flash("Cette manche était déjà enregistrée : voici la feuille à jour.", "info")
-        return _show_game(public_id)
+        return _show_game(found)
     except (rules.InvalidRound, rules.GameOver) as error:
-        db.session.rollback()
-        return _show_game(public_id, refused=error, typed=typed, status=422)
+        return _show_game(found, refused=error, typed=typed, status=422)
     db.session.commit()
-    return _show_game(found.public_id, focus_entry=True)
+    return _show_game(found, focus_entry=True)
 
 
 @bp.post("/parties/<public_id>/manches/annuler")
@@ -114,17 +111,15 @@ def add_round(public_id: str):
 def cancel_round(public_id: str):
     """Remove the last round (named in the form, so a repeat never removes two)."""
     form = CancelRoundForm(request.form)
+    found = _find_game(public_id, for_update=True)
     try:
-        games.cancel_round(public_id, current_device_hash(), form.round_number())
-    except games.GameNotFound:
-        abort(404)
+        games.cancel_round(found, form.round_number())
     except games.StaleRound:
-        db.session.rollback()
         flash("Cette manche était déjà annulée : voici la feuille à jour.", "info")
-        return _show_game(public_id)
+        return _show_game(found)
     db.session.commit()
     flash(f"Manche {form.round_number()} annulée.", "info")
-    return _show_game(public_id, focus_entry=True)
+    return _show_game(found, focus_entry=True)
 
 
 @bp.get("/parties/<public_id>/manches/<int:number>")
@@ -145,29 +140,31 @@ def edit_round(public_id: str, number: int):
     """Save a corrected round, unless the game changed since the form was opened."""
     form = EditRoundForm(request.form)
     typed = [entry.data for entry in form.heads]
+    found = _find_game(public_id, for_update=True)
     try:
-        games.edit_round(public_id, current_device_hash(), number, form.game_version(), typed)
+        games.edit_round(found, number, form.game_version(), typed)
     except games.GameNotFound:
         abort(404)
-    except (games.GameChanged, rules.InvalidRound) as error:
-        db.session.rollback()
-        found = _find_game(public_id)
-        if isinstance(error, games.GameChanged):
-            player_errors, round_errors = {}, [
-                "La partie a changé depuis l’ouverture de ce formulaire (une autre page ou un "
-                "autre joueur) : rien n’a été enregistré. Vérifiez la feuille à jour ci-dessous "
-                "puis enregistrez à nouveau."
-            ]
-        else:
-            player_errors, round_errors = error.player_errors, error.round_errors
-        return render_template(
-            "edit_round.html", game=found, sheet=found.scoresheet, number=number,
-            version=found.version, typed=typed, player_errors=player_errors,
-            round_errors=round_errors,
-        ), (409 if isinstance(error, games.GameChanged) else 422)
+    except games.GameChanged:
+        return _edit_form_again(found, number, typed, {}, [GAME_CHANGED], status=409)
+    except rules.InvalidRound as error:
+        return _edit_form_again(found, number, typed, error.player_errors, error.round_errors, 422)
     db.session.commit()
     flash(f"Manche {number} modifiée.", "info")
     return redirect(url_for("counter.game", public_id=public_id), 303)
+
+
+GAME_CHANGED = (
+    "La partie a changé depuis l’ouverture de ce formulaire (une autre page ou un autre joueur) : "
+    "rien n’a été enregistré. Vérifiez la feuille à jour ci-dessous puis enregistrez à nouveau."
+)
+
+
+def _edit_form_again(found, number, typed, player_errors, round_errors, status):
+    return render_template(
+        "edit_round.html", game=found, sheet=found.scoresheet, number=number,
+        version=found.version, typed=typed, player_errors=player_errors, round_errors=round_errors,
+    ), status
 
 
 @bp.post("/parties/<public_id>/revanche")
@@ -258,19 +255,19 @@ def healthz():
     return {"status": "ok"}
 
 
-def _find_game(public_id: str):
+def _find_game(public_id: str, *, for_update: bool = False):
+    """Return this device's game (locked for a write if asked), or answer 404."""
     try:
-        return games.get_game(public_id, current_device_hash())
+        return games.get_game(public_id, current_device_hash(), for_update=for_update)
     except games.GameNotFound:
         abort(404)
 
 
-def _show_game(public_id: str, *, refused: Exception | None = None, typed=None, status: int = 200,
+def _show_game(found, *, refused: Exception | None = None, typed=None, status: int = 200,
                focus_entry: bool = False):
     """Answer a write: the game's live part for htmx, else a redirect to the page (or the errors)."""
     if not is_htmx() and refused is None:
-        return redirect(url_for("counter.game", public_id=public_id), 303)
-    found = _find_game(public_id)
+        return redirect(url_for("counter.game", public_id=found.public_id), 303)
     template = "_game.html" if is_htmx() else "game.html"
     return render_template(
         template,

@@ -1,0 +1,111 @@
+"""A table playing through the forms, as test-client requests: the games the budgets are measured on."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from html.parser import HTMLParser
+
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import event
+
+from app.device import current_device_hash
+from app.extensions import db
+from app.models import Game, Player, Round
+
+HTMX = {"HX-Request": "true"}
+NAMES = ["Alice", "Bruno", "Chloé", "Damien", "Élodie", "Farid", "Gaëlle", "Hugo", "Inès", "Jules"]
+# Light rounds: 20 of them keep every total under 66, so the game is still going after them.
+LIGHT_ROUND = [3, 1, 2, 0, 3, 2, 1, 0, 2, 1]
+
+
+class Device:
+    """A phone at the table: a browser with its device cookie, and its games put straight in the
+    database (one transaction for many games, so a test can store sixty in a blink)."""
+
+    def __init__(self, app: Flask, client: FlaskClient) -> None:
+        self.app, self.client = app, client
+        name, token = app.config["DEVICE_COOKIE_NAME"], secrets.token_urlsafe(32)
+        client.set_cookie(name, token)
+        with app.test_request_context(headers={"Cookie": f"{name}={token}"}):
+            self.device_hash = current_device_hash()
+
+    def store_games(self, *shapes: tuple[int, int]) -> list[str]:
+        """Store one game per (players, rounds) shape, with light rounds; return their ids."""
+        with self.app.app_context():
+            games = [
+                Game(
+                    device_hash=self.device_hash,
+                    players=[Player(seat=seat, name=NAMES[seat]) for seat in range(players)],
+                )
+                for players, _ in shapes
+            ]
+            db.session.add_all(games)
+            for game, (_, rounds) in zip(games, shapes, strict=True):
+                heads = LIGHT_ROUND[: len(game.players)]
+                game.rounds.extend(Round(number=n, heads=heads) for n in range(1, rounds + 1))
+            db.session.commit()
+            return [game.public_id for game in games]
+
+    def store_game(self, players: int, rounds: int) -> str:
+        return self.store_games((players, rounds))[0]
+
+    def play_round(self, public_id: str, number: int, players: int, *, htmx: bool = False):
+        """Send the round form as the page does (htmx) or as a plain form post."""
+        data = {"number": str(number)}
+        data.update({f"heads-{seat}": str(LIGHT_ROUND[seat]) for seat in range(players)})
+        return self.client.post(f"/parties/{public_id}/manches", data=data,
+                                headers=HTMX if htmx else {})
+
+
+@contextmanager
+def statements(app: Flask) -> Iterator[list[str]]:
+    """Collect the SQL statements sent to the app's database while the block runs.
+
+    Transaction control (BEGIN/COMMIT/ROLLBACK) is left out: SQLite's BEGIN goes through the
+    cursor here while psycopg sends PostgreSQL's implicitly, so only queries compare fairly.
+    """
+    seen: list[str] = []
+
+    def record(_conn, _cursor, statement, _parameters, _context, _executemany) -> None:
+        if statement.split(None, 1)[0].upper() not in ("BEGIN", "COMMIT", "ROLLBACK"):
+            seen.append(" ".join(statement.split()))
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+
+
+def listing(seen: Sequence[str]) -> str:
+    return "\n".join(f"  {index}. {statement[:300]}" for index, statement in enumerate(seen, 1))
+
+
+class StaticReferences(HTMLParser):
+    """The files a browser fetches for a page: stylesheets, scripts and icons it links to."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        rel = set((found.get("rel") or "").lower().split())
+        if tag == "link" and rel & {"stylesheet", "icon", "apple-touch-icon", "manifest",
+                                    "preload", "modulepreload"} and found.get("href"):
+            self.urls.append(found["href"])
+        elif tag == "script" and found.get("src"):
+            self.urls.append(found["src"])
+        elif tag == "img" and found.get("src") and not found["src"].startswith("data:"):
+            self.urls.append(found["src"])
+
+
+def static_references(html: str) -> list[str]:
+    parser = StaticReferences()
+    parser.feed(html)
+    return parser.urls

@@ -1,0 +1,126 @@
+"""Bytes on the wire: what a phone downloads to open a game, first time and again.
+
+The page is parsed for what it really links to (stylesheets, scripts, icons) and each is fetched
+as a browser would, with Accept-Encoding: br, gzip; the compressed bodies are added up.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .table import Device, static_references
+
+FIRST_VISIT_BUDGET = 25 * 1024
+REPEAT_VISIT_BUDGET = 6 * 1024
+BROWSER = {"Accept-Encoding": "gzip, deflate, br"}
+
+# Nothing here depends on the database: SQLite alone is enough.
+pytestmark = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+
+
+@pytest.fixture
+def big_game(app, client) -> str:
+    """The heaviest page a table sees: 10 players, 20 rounds, the game still going."""
+    return Device(app, client).store_game(players=10, rounds=20)
+
+
+def _visit(client, url: str) -> tuple[str, dict[str, int]]:
+    """Fetch a page and everything it links to; return its HTML and the bytes of each response."""
+    page = client.get(url, headers=BROWSER)
+    assert page.status_code == 200
+    sizes = {url: len(page.data)}
+    html = page.get_data(as_text=True) if "Content-Encoding" not in page.headers else None
+    if html is None:
+        # The test client does not decode: read the page again uncompressed to parse it.
+        html = client.get(url).get_data(as_text=True)
+    for reference in static_references(html):
+        response = client.get(reference, headers=BROWSER)
+        assert response.status_code == 200, reference
+        sizes[reference] = len(response.data)
+        response.close()
+    return html, sizes
+
+
+def _report(sizes: dict[str, int]) -> str:
+    return "\n".join(f"  {size:>6} B  {url}" for url, size in sizes.items())
+
+
+def test_first_visit_to_a_game_downloads_at_most_25_kb(client, big_game):
+    _, sizes = _visit(client, f"/parties/{big_game}")
+
+    assert len(sizes) >= 4, f"the page should link its stylesheet, scripts and icon:\n{_report(sizes)}"
+    assert sum(sizes.values()) <= FIRST_VISIT_BUDGET, _report(sizes)
+
+
+def test_repeat_visit_to_a_game_downloads_at_most_6_kb(client, big_game):
+    url = f"/parties/{big_game}"
+    html, _ = _visit(client, url)
+    cached = [ref for ref in static_references(html)
+              if "immutable" in client.get(ref, headers=BROWSER).headers.get("Cache-Control", "")]
+
+    again = client.get(url, headers=BROWSER)
+    fetched = {url: len(again.data)}
+    for reference in static_references(html):
+        if reference not in cached:  # a file not cached for good is asked for again
+            fetched[reference] = len(client.get(reference, headers=BROWSER).data)
+
+    assert sum(fetched.values()) <= REPEAT_VISIT_BUDGET, _report(fetched)
+
+
+def test_static_files_have_content_hashed_names_cached_for_a_year(client, big_game):
+    page = client.get(f"/parties/{big_game}")
+    references = static_references(page.get_data(as_text=True))
+
+    assert references
+    for reference in references:
+        response = client.get(reference, headers=BROWSER)
+        cache = response.headers.get("Cache-Control", "")
+        assert "immutable" in cache and "max-age=31536000" in cache, (reference, cache)
+        assert response.headers.get("Content-Encoding") in ("br", "gzip") or len(response.data) < 300, reference
+        response.close()
+
+
+def test_static_files_are_sent_in_the_encoding_the_browser_accepts(app, client):
+    page = client.get("/")
+    stylesheet = next(ref for ref in static_references(page.get_data(as_text=True)) if ref.endswith(".css"))
+    plain = client.get(stylesheet, headers={"Accept-Encoding": "identity"}).data
+
+    as_brotli = client.get(stylesheet, headers={"Accept-Encoding": "br"})
+    as_gzip = client.get(stylesheet, headers={"Accept-Encoding": "gzip"})
+
+    import brotli
+    import gzip
+
+    assert as_brotli.headers["Content-Encoding"] == "br"
+    assert brotli.decompress(as_brotli.data) == plain
+    assert as_gzip.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(as_gzip.data) == plain
+    assert "Accept-Encoding" in as_gzip.headers.get("Vary", "")
+
+
+def test_the_plain_name_of_a_static_file_still_works_without_the_long_cache(client):
+    response = client.get("/static/app.css")
+
+    assert response.status_code == 200
+    assert "immutable" not in response.headers.get("Cache-Control", "")
+
+
+def test_pages_are_compressed_for_browsers_that_accept_it(client, big_game):
+    import brotli
+    import gzip
+
+    url = f"/parties/{big_game}"
+    plain = client.get(url, headers={"Accept-Encoding": "identity"})
+    as_brotli = client.get(url, headers={"Accept-Encoding": "br"})
+    as_gzip = client.get(url, headers={"Accept-Encoding": "gzip"})
+    htmx = client.get(url, headers={"Accept-Encoding": "br", "HX-Request": "true"})
+
+    assert "Content-Encoding" not in plain.headers
+    assert as_brotli.headers["Content-Encoding"] == "br"
+    assert as_gzip.headers["Content-Encoding"] == "gzip"
+    # Same page, smaller: only the per-request CSRF token may differ between two renderings.
+    assert len(brotli.decompress(as_brotli.data)) == len(plain.data)
+    assert len(gzip.decompress(as_gzip.data)) == len(plain.data)
+    assert len(as_brotli.data) < len(plain.data) / 3
+    assert htmx.headers["Content-Encoding"] == "br"
+    assert {"Accept-Encoding", "HX-Request"} <= {v.strip() for v in htmx.headers["Vary"].split(",")}

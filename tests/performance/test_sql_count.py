@@ -1,0 +1,99 @@
+"""Constant work per page: the game page, a round submission and the history page each send the
+database a small fixed number of statements, whatever the size of the game or of the history.
+
+Counted with SQLAlchemy's before_cursor_execute on the app's engine, on SQLite and PostgreSQL,
+with the rate limiter on and the device cookie renewed on every response, as in production.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .table import Device, listing, statements
+
+BUDGET = 4  # statements per request
+
+
+@pytest.fixture
+def app_settings() -> dict:
+    return {"RATELIMIT_ENABLED": True}  # its counters must not cost a query
+
+
+@pytest.fixture
+def device(app, client) -> Device:
+    return Device(app, client)
+
+
+def _counted(app, send, expected_status: int) -> list[str]:
+    with statements(app) as seen:
+        response = send()
+    assert response.status_code == expected_status, response.get_data(as_text=True)[:2000]
+    return list(seen)
+
+
+def _assert_within_budget(cases: dict[str, list[str]]) -> None:
+    for case, seen in cases.items():
+        assert len(seen) <= BUDGET, f"{case}: {len(seen)} statements\n{listing(seen)}"
+
+
+def _assert_same_count(cases: dict[str, list[str]]) -> None:
+    assert len({len(seen) for seen in cases.values()}) == 1, "\n".join(
+        f"{case}: {len(seen)}\n{listing(seen)}" for case, seen in cases.items()
+    )
+
+
+def test_game_page_issues_at_most_4_statements_whatever_the_players_rounds_and_games(
+    app, client, device
+):
+    fresh, small, big = device.store_games((2, 0), (2, 1), (10, 20))
+    cases = {}
+    for case, public_id in [("2 players, 0 rounds", fresh), ("2 players, 1 round", small),
+                            ("10 players, 20 rounds", big)]:
+        cases[f"{case}, 3 games"] = _counted(app, lambda: client.get(f"/parties/{public_id}"), 200)
+    device.store_games(*[(4, 3)] * 57)
+    cases["10 players, 20 rounds, 60 games"] = _counted(app, lambda: client.get(f"/parties/{big}"), 200)
+
+    _assert_within_budget(cases)
+    # Without rounds there are no scores to fetch; once there is one, more cost nothing more.
+    _assert_same_count({case: seen for case, seen in cases.items() if "0 rounds" not in case})
+
+
+def _submissions(app, device: Device) -> dict[str, list[str]]:
+    """Record the next round of a small and of a large game, as a plain post and as htmx."""
+    cases = {}
+    small_plain, small_htmx, big_plain, big_htmx = device.store_games((2, 1), (2, 1), (10, 19), (10, 19))
+    device.store_games(*[(4, 3)] * 56)
+    for htmx, status in ((False, 303), (True, 200)):
+        kind = "htmx" if htmx else "plain"
+        small, big = (small_htmx, big_htmx) if htmx else (small_plain, big_plain)
+        cases[f"{kind}: 2 players, round 2"] = _counted(
+            app, lambda: device.play_round(small, 2, 2, htmx=htmx), status
+        )
+        cases[f"{kind}: 10 players, round 20"] = _counted(
+            app, lambda: device.play_round(big, 20, 10, htmx=htmx), status
+        )
+    return cases
+
+
+def test_round_submission_work_does_not_grow_with_players_or_rounds(app, device):
+    cases = _submissions(app, device)
+
+    _assert_same_count({case: seen for case, seen in cases.items() if case.startswith("plain")})
+    _assert_same_count({case: seen for case, seen in cases.items() if case.startswith("htmx")})
+
+
+def test_round_submission_issues_at_most_4_statements(app, device):
+    cases = _submissions(app, device)
+
+    _assert_within_budget(cases)
+
+
+def test_history_page_issues_at_most_4_statements_whatever_the_games_stored(app, client, device):
+    device.store_game(2, 1)
+    cases = {"1 game": _counted(app, lambda: client.get("/historique"), 200)}
+    device.store_games((10, 20), *[(4, 3)] * 58)
+    cases["60 games, newest page"] = _counted(app, lambda: client.get("/historique"), 200)
+    cases["60 games, oldest page"] = _counted(app, lambda: client.get("/historique?page=3"), 200)
+
+    _assert_within_budget(cases)
+    _assert_same_count(cases)

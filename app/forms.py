@@ -5,7 +5,7 @@ CSRF is checked for every POST by CSRFProtect (see create_app), so these are pla
 
 from __future__ import annotations
 
-from wtforms import BooleanField, FieldList, Form, HiddenField, RadioField, StringField
+from wtforms import BooleanField, FieldList, Form, HiddenField, StringField
 
 from app import rules
 
@@ -16,16 +16,7 @@ class NewGameForm(Form):
     players = FieldList(
         StringField(), min_entries=INITIAL_NAME_FIELDS, max_entries=rules.MAX_PLAYERS + 5
     )
-    end = RadioField(
-        choices=[
-            ("above", "Plus de 66"),
-            ("at_or_above", "66 ou plus"),
-            ("other_limit", "Autre limite"),
-            ("rounds", "Nombre de manches"),
-        ],
-        default="above",
-        validate_choice=False,
-    )
+    end = StringField(default="above")  # above, at_or_above, other_limit or rounds (radios)
     limit = StringField(default="")
     round_count = StringField(default="")
     pro = BooleanField()

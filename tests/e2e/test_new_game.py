@@ -1,0 +1,89 @@
+"""Seating the players: up to 10 names, blanks ignored, wrong names refused with the names kept."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .pages import GamePage, NewGamePage
+
+pytestmark = pytest.mark.e2e
+
+
+def expect_no_more_players_can_be_added(form: NewGamePage) -> None:
+    """« Ajouter un joueur » is gone or disabled (the contract allows either)."""
+    if form.add_player.count():
+        expect(form.add_player).to_be_disabled()
+
+
+def test_two_name_fields_at_first_and_ajouter_un_joueur_up_to_ten(page: Page):
+    form = NewGamePage(page).open()
+    expect(form.name_fields).to_have_count(2)
+    form.name_field(1).fill("Alice")
+    form.name_field(2).fill("Bruno")
+    form.mark_no_reload()
+
+    for count in range(3, 11):
+        form.add_player.click()
+        expect(form.name_field(count)).to_be_visible()
+        expect(form.name_field(count)).to_be_focused()
+
+    expect(form.name_fields).to_have_count(10)
+    expect_no_more_players_can_be_added(form)
+    expect(form.name_field(1)).to_have_value("Alice")
+    expect(form.name_field(2)).to_have_value("Bruno")
+    assert form.was_not_reloaded(), "« Ajouter un joueur » reloaded the page instead of swapping the form"
+
+
+def test_enter_in_a_name_field_moves_to_the_next_one(page: Page):
+    form = NewGamePage(page).open()
+    form.name_field(1).fill("Alice")
+
+    page.keyboard.press("Enter")
+
+    expect(form.name_field(2)).to_be_focused()
+    expect(form.start).to_be_visible()  # Enter did not submit the form
+
+
+def test_blank_name_fields_are_ignored(page: Page):
+    form = NewGamePage(page).open()
+    form.add_player.click()
+    expect(form.name_fields).to_have_count(3)
+    form.name_field(1).fill("Alice")
+    form.name_field(3).fill("Chloé")
+
+    form.start.click()
+
+    game = GamePage(page)
+    expect(game.scoreboard.get_by_role("rowheader")).to_have_text(["Alice", "Chloé"])
+    expect(game.heads_fields).to_have_count(2)
+
+
+@pytest.mark.parametrize(
+    ("names", "refused_seat", "message"),
+    [
+        (["Alice", " alice "], 2, "déjà à la table"),
+        (["Alice", "Bartholomé-Maximilien de Montfort"], 2, "30 au plus"),
+        (["Alice", ""], None, "au moins 2"),
+    ],
+    ids=["duplicate-ignoring-case-and-spaces", "longer-than-30", "fewer-than-2"],
+)
+def test_names_that_cannot_start_a_game_are_refused_and_kept(page: Page, names, refused_seat, message):
+    form = NewGamePage(page).open()
+    form.type_names(names)
+    form.mark_no_reload()
+
+    form.start.click()
+
+    expect(form.alert).to_contain_text(message)
+    for seat, name in enumerate(names, start=1):
+        expect(form.name_field(seat)).to_have_value(name)
+    if refused_seat is not None:
+        refused = form.name_field(refused_seat)
+        expect(refused).to_have_attribute("aria-invalid", "true")
+        expect(refused).to_have_accessible_description(re.compile(re.escape(message)))
+        expect(form.name_field(1)).not_to_have_attribute("aria-invalid", "true")
+    expect(GamePage(page).scoreboard).to_have_count(0)
+    assert form.was_not_reloaded(), "the refused names reloaded the page instead of swapping the form"

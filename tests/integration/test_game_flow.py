@@ -1,0 +1,434 @@
+"""A whole game through HTTP: home, the game page, rounds, the end above 66, cancel, rematch, history."""
+
+import pytest
+
+from .actions import (
+    HTMX, cancel_round, dump, game_page, game_url, play_round, play_rounds, round_data, start_game,
+)
+from .html import (
+    button, field_labelled, form_of, has_word, hidden_value, leaders, link, parse, round_lines,
+    scoreboard, status_text, totals,
+)
+
+
+def entry_form(page):
+    return form_of(page, "Valider la manche")
+
+
+# --- Home and health -----------------------------------------------------------------------------
+
+
+def test_home_offers_a_new_game_and_past_games(client):
+    response = client.get("/")
+
+    assert response.status_code == 200
+    page = parse(response.data)
+    assert link(page, "Nouvelle partie").get("href") == "/parties/nouvelle"
+    assert link(page, "Parties précédentes").get("href") == "/historique"
+    assert link(page, "Reprendre la partie") is None
+
+
+def test_home_offers_to_resume_the_game_in_progress(client):
+    public_id = start_game(client, ["Alice", "Bob"])
+
+    page = parse(client.get("/").data)
+
+    assert link(page, "Reprendre la partie").get("href") == game_url(public_id)
+    assert link(page, "Nouvelle partie") is not None
+
+
+def test_home_resumes_the_latest_game_in_progress(client):
+    start_game(client, ["Alice", "Bob"])
+    latest = start_game(client, ["Carla", "David"])
+
+    page = parse(client.get("/").data)
+
+    assert link(page, "Reprendre la partie").get("href") == game_url(latest)
+
+
+def test_home_has_nothing_to_resume_once_the_game_is_over(client):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [67, 1])
+
+    page = parse(client.get("/").data)
+
+    assert link(page, "Reprendre la partie") is None
+
+
+def test_healthz_answers_ok(client):
+    response = client.get("/healthz")
+
+    assert response.status_code == 200
+    assert response.get_json()["status"] == "ok"
+
+
+# --- The game page -------------------------------------------------------------------------------
+
+
+def test_new_game_page_has_scoreboard_sheet_and_entry_form_without_crown(client):
+    public_id = start_game(client, ["Alice", "Bob", "Carla"])
+
+    page = game_page(client, public_id)
+
+    assert scoreboard(page) == [("Alice", 0, False), ("Bob", 0, False), ("Carla", 0, False)]
+    assert round_lines(page) == []
+    form = entry_form(page)
+    assert form.get("method") == "post" and form.get("action") == f"{game_url(public_id)}/manches"
+    assert hidden_value(form, "number") == "1"
+    for name in ("Alice", "Bob", "Carla"):
+        field = field_labelled(form, name)
+        assert field is not None and field.get("inputmode") == "numeric"
+    assert button(page, "Annuler la manche") is None
+    assert status_text(page) == ""
+
+
+def test_full_page_without_htmx_and_partial_with_it(client):
+    public_id = start_game(client, ["Alice", "Bob"])
+
+    full = client.get(game_url(public_id))
+    partial = client.get(game_url(public_id), headers=HTMX)
+
+    assert full.status_code == partial.status_code == 200
+    assert b"<html" in full.data and b'<div id="game"' in full.data
+    assert partial.data.lstrip().startswith(b'<div id="game"')
+    assert b"<html" not in partial.data
+    assert "HX-Request" in full.vary and "HX-Request" in partial.vary
+    assert scoreboard(parse(partial.data)) == scoreboard(parse(full.data))
+
+
+def test_history_restore_gets_the_full_page(client):
+    public_id = start_game(client, ["Alice", "Bob"])
+
+    response = client.get(
+        game_url(public_id), headers={**HTMX, "HX-History-Restore-Request": "true"}
+    )
+
+    assert b"<html" in response.data
+
+
+def test_unknown_game_is_a_french_404(client):
+    start_game(client, ["Alice", "Bob"])
+
+    response = client.get("/parties/AAAAAAAAAAAAAAAAAAAAAA")
+
+    assert response.status_code == 404
+    assert "introuvable" in parse(response.data).text
+
+
+# --- Rounds --------------------------------------------------------------------------------------
+
+
+def test_valid_round_redirects_to_the_game_without_htmx(client):
+    public_id = start_game(client, ["Alice", "Bob", "Carla"])
+
+    response = play_round(client, public_id, 1, [5, 0, 12])
+
+    assert response.status_code == 303
+    assert response.headers["Location"] == game_url(public_id)
+    page = game_page(client, public_id)
+    assert totals(page) == {"Alice": 5, "Bob": 0, "Carla": 12}
+    assert round_lines(page) == [[5, 0, 12]]
+    assert hidden_value(entry_form(page), "number") == "2"
+
+
+def test_valid_round_with_htmx_returns_the_game_partial(client):
+    public_id = start_game(client, ["Alice", "Bob", "Carla"])
+
+    response = play_round(client, public_id, 1, [5, 0, 12], htmx=True)
+
+    assert response.status_code == 200
+    assert response.data.lstrip().startswith(b'<div id="game"')
+    page = parse(response.data)
+    assert totals(page) == {"Alice": 5, "Bob": 0, "Carla": 12}
+    assert hidden_value(entry_form(page), "number") == "2"
+    assert field_labelled(page, "Alice").get("value") == ""
+
+
+def test_totals_add_up_over_rounds_and_crown_the_leaders(client):
+    public_id = start_game(client, ["Alice", "Bob", "Carla"])
+
+    play_rounds(client, public_id, [5, 3, 12], [1, 3, 0])
+
+    page = game_page(client, public_id)
+    assert totals(page) == {"Alice": 6, "Bob": 6, "Carla": 12}
+    assert leaders(page) == {"Alice", "Bob"}
+    assert round_lines(page) == [[5, 3, 12], [1, 3, 0]]
+
+
+REFUSED_ROUNDS = {
+    "too many for one player": ([98, 0, 0], {0}, "97"),
+    "not a whole number": (["deux", 3, 4], {0}, "entier"),
+    "decimal": (["2.5", 3, 4], {0}, "entier"),
+    "negative": (["-1", 3, 4], {0}, ""),
+    "missing value": (["", 3, 4], {0}, "Alice"),
+}
+
+
+@pytest.mark.parametrize("typed, wrong_seats, says", REFUSED_ROUNDS.values(),
+                         ids=REFUSED_ROUNDS.keys())
+@pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
+def test_refused_player_value_is_explained_next_to_the_field(client, app, typed, wrong_seats,
+                                                              says, htmx):
+    public_id = start_game(client, ["Alice", "Bob", "Carla"])
+    before = dump(app)
+
+    response = play_round(client, public_id, 1, typed, htmx=htmx)
+
+    assert response.status_code == 422
+    page = parse(response.data)
+    assert (b"<html" in response.data) is not htmx
+    summary = page.find(role="alert")
+    assert summary is not None and says in summary.text
+    for seat, name in enumerate(["Alice", "Bob", "Carla"]):
+        field = field_labelled(page, name)
+        assert field.get("value") == str(typed[seat])
+        if seat in wrong_seats:
+            assert field.get("aria-invalid") == "true"
+            message = page.by_id(field.get("aria-describedby"))
+            assert message is not None and message.text
+        else:
+            assert field.get("aria-invalid") is None
+    assert dump(app) == before
+
+
+@pytest.mark.parametrize("typed, says", [([0, 0, 0], "au moins"), ([97, 97, 97], "97")],
+                         ids=["nobody took a head", "more than the round can hold"])
+def test_refused_round_total_is_announced_in_an_alert(client, app, typed, says):
+    public_id = start_game(client, ["Alice", "Bob", "Carla"])
+    before = dump(app)
+
+    response = play_round(client, public_id, 1, typed)
+
+    assert response.status_code == 422
+    page = parse(response.data)
+    assert says in page.find(role="alert").text
+    assert [field_labelled(page, n).get("value") for n in ("Alice", "Bob", "Carla")] == [
+        str(v) for v in typed
+    ]
+    assert dump(app) == before
+
+
+def test_two_players_may_take_at_most_79_each(client, app):
+    public_id = start_game(client, ["Alice", "Bob"])
+
+    refused = play_round(client, public_id, 1, [80, 0])
+    accepted = play_round(client, public_id, 1, [79, 0])
+
+    assert refused.status_code == 422 and "79" in parse(refused.data).find(role="alert").text
+    assert accepted.status_code == 303
+
+
+# --- The end of the game -------------------------------------------------------------------------
+
+
+def test_exactly_66_plays_on(client):
+    public_id = start_game(client, ["Alice", "Bob"])
+
+    play_rounds(client, public_id, [66, 1])
+
+    page = game_page(client, public_id)
+    assert totals(page) == {"Alice": 66, "Bob": 1}
+    assert entry_form(page) is not None
+    assert status_text(page) == ""
+
+
+def test_67_ends_the_game_with_the_winner_announced(client):
+    public_id = start_game(client, ["Alice", "Bob", "Carla"])
+
+    play_rounds(client, public_id, [60, 10, 20], [7, 2, 3])
+
+    page = game_page(client, public_id)
+    announcement = status_text(page)
+    assert "Bob" in announcement and "gagne" in announcement and has_word(announcement, 12)
+    assert "Alice" in announcement  # the one who went past 66
+    assert "Victoire partagée" not in announcement
+    assert entry_form(page) is None
+    assert not page.find_all("input", type="number")
+    assert button(page, "Annuler la manche") is not None
+    assert button(page, "Rejouer avec les mêmes joueurs") is not None
+    assert link(page, "Nouvelle partie") is not None
+
+
+def test_the_end_is_announced_in_the_htmx_answer_too(client):
+    public_id = start_game(client, ["Alice", "Bob"])
+
+    response = play_round(client, public_id, 1, [70, 3], htmx=True)
+
+    page = parse(response.data)
+    assert "Bob" in status_text(page) and "gagne" in status_text(page)
+    assert entry_form(page) is None
+
+
+def test_a_tie_for_the_lowest_total_is_a_shared_win(client):
+    public_id = start_game(client, ["Alice", "Bob", "Carla"])
+
+    play_rounds(client, public_id, [67, 5, 5])
+
+    announcement = status_text(game_page(client, public_id))
+    assert "Victoire partagée" in announcement
+    assert "Bob" in announcement and "Carla" in announcement and has_word(announcement, 5)
+    assert "Alice" in announcement
+
+
+def test_everyone_past_66_is_named(client):
+    public_id = start_game(client, ["Alice", "Bob", "Carla"])
+
+    play_rounds(client, public_id, [40, 40, 1], [30, 30, 1])
+
+    announcement = status_text(game_page(client, public_id))
+    assert "Carla" in announcement and "gagne" in announcement and has_word(announcement, 2)
+    assert "Alice" in announcement and "Bob" in announcement
+
+
+def test_no_round_can_be_added_after_the_end(client, app):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [67, 1])
+    before = dump(app)
+
+    response = play_round(client, public_id, 2, [1, 1])
+
+    assert response.status_code == 422
+    assert entry_form(parse(response.data)) is None
+    assert dump(app) == before
+
+
+def test_cancelling_after_the_end_reopens_the_game(client):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [30, 1], [37, 2])
+
+    response = cancel_round(client, public_id, 2)
+
+    assert response.status_code == 303
+    page = game_page(client, public_id)
+    assert "gagne" not in status_text(page) and "Victoire" not in status_text(page)
+    assert entry_form(page) is not None
+    assert hidden_value(entry_form(page), "number") == "2"
+    assert totals(page) == {"Alice": 30, "Bob": 1}
+    assert link(parse(client.get("/").data), "Reprendre la partie") is not None
+
+
+# --- Cancelling a round --------------------------------------------------------------------------
+
+
+def test_cancel_form_names_the_last_round(client):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [3, 4], [5, 6])
+
+    form = form_of(game_page(client, public_id), "Annuler la manche")
+
+    assert form.get("method") == "post"
+    assert form.get("action") == f"{game_url(public_id)}/manches/annuler"
+    assert hidden_value(form, "number") == "2"
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
+def test_cancel_removes_the_last_round(client, htmx):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [3, 4], [5, 6])
+
+    response = cancel_round(client, public_id, 2, htmx=htmx)
+
+    if htmx:
+        assert response.status_code == 200
+        assert response.data.lstrip().startswith(b'<div id="game"')
+    else:
+        assert response.status_code == 303
+        assert response.headers["Location"] == game_url(public_id)
+    page = game_page(client, public_id)
+    assert round_lines(page) == [[3, 4]]
+    assert totals(page) == {"Alice": 3, "Bob": 4}
+
+
+def test_cancel_only_the_last_round_by_number(client, app):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [3, 4], [5, 6])
+    before = dump(app)
+
+    response = cancel_round(client, public_id, 1)
+
+    assert response.status_code < 500
+    assert dump(app) == before
+
+
+# --- Rematch -------------------------------------------------------------------------------------
+
+
+def test_rematch_seats_the_same_players_in_the_same_order(client):
+    public_id = start_game(client, ["Carla", "Alice", "Bob"])
+    play_rounds(client, public_id, [70, 1, 2])
+
+    response = client.post(f"{game_url(public_id)}/revanche")
+
+    assert response.status_code == 303
+    new_id = response.headers["Location"].removeprefix("/parties/")
+    assert new_id != public_id and len(new_id) >= 22
+    page = game_page(client, new_id)
+    assert scoreboard(page) == [("Carla", 0, False), ("Alice", 0, False), ("Bob", 0, False)]
+    assert round_lines(page) == []
+    assert round_lines(game_page(client, public_id)) == [[70, 1, 2]]
+
+
+@pytest.mark.parametrize("rule", [
+    {"end": "at_or_above"},
+    {"end": "other_limit", "limit": "100"},
+    {"end": "rounds", "round_count": "3"},
+    {"pro": "y"},
+], ids=["66 ou plus", "autre limite", "nombre de manches", "pro"])
+def test_rematch_keeps_the_rules(client, rule):
+    public_id = start_game(client, ["Alice", "Bob"], **rule)
+    rule_text = parse(client.get(game_url(public_id)).data).find(class_="rule-in-force").text
+
+    response = client.post(f"{game_url(public_id)}/revanche")
+
+    new_id = response.headers["Location"].removeprefix("/parties/")
+    new_rule = parse(client.get(game_url(new_id)).data).find(class_="rule-in-force").text
+    assert new_rule == rule_text
+    default_id = start_game(client, ["Alice", "Bob"])
+    default_rule = parse(client.get(game_url(default_id)).data).find(class_="rule-in-force").text
+    assert new_rule != default_rule
+
+
+# --- History -------------------------------------------------------------------------------------
+
+
+def history_entries(page):
+    listing = page.find("ol") or page.find("ul", class_="history")
+    return [] if listing is None else [item for item in listing.find_all("li")]
+
+
+def test_history_lists_this_devices_games_newest_first(client):
+    first = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, first, [67, 2])
+    second = start_game(client, ["Carla", "David"])
+
+    page = parse(client.get("/historique").data)
+
+    entries = history_entries(page)
+    assert [entry.find("a").get("href") for entry in entries] == [game_url(second),
+                                                                  game_url(first)]
+    assert "Carla" in entries[0].text and "en cours" in entries[0].text
+    assert "Alice" in entries[1].text and "Bob" in entries[1].text
+    assert "en cours" not in entries[1].text
+
+
+def test_history_is_paged_by_twenty(client):
+    ids = [start_game(client, [f"A{n}", f"B{n}"]) for n in range(21)]
+
+    first_page = parse(client.get("/historique").data)
+
+    hrefs = [entry.find("a").get("href") for entry in history_entries(first_page)]
+    assert hrefs == [game_url(public_id) for public_id in reversed(ids[1:])]
+    older = link(first_page, "Plus anciennes")
+    assert older is not None
+    second_page = parse(client.get(older.get("href")).data)
+    assert [entry.find("a").get("href") for entry in history_entries(second_page)] == [
+        game_url(ids[0])
+    ]
+    assert link(second_page, "Plus anciennes") is None
+
+
+def test_history_of_a_new_device_is_empty(client):
+    response = client.get("/historique")
+
+    assert response.status_code == 200
+    assert history_entries(parse(response.data)) == []

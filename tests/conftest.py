@@ -7,8 +7,10 @@ Integration tests run on SQLite, and on PostgreSQL too when TEST_POSTGRES_URL na
 from __future__ import annotations
 
 import os
+import shutil
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
@@ -19,7 +21,6 @@ from app import create_app
 from app.extensions import db
 
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL")  # e.g. postgresql+psycopg://u:p@127.0.0.1/postgres
-TEMPLATE_DB = "sqp_test_template"
 
 
 def _admin_engine() -> sa.Engine:
@@ -31,22 +32,35 @@ def _url_for(database: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def postgres_template() -> Iterator[str]:
-    """Create once a PostgreSQL database migrated to the latest schema, to copy for each test."""
+def postgres_database() -> Iterator[str]:
+    """Create once a PostgreSQL database migrated to the latest schema; tests empty it after use."""
     if not POSTGRES_URL:
         pytest.skip("PostgreSQL not tested: TEST_POSTGRES_URL is not set")
+    name = f"sqp_test_{uuid.uuid4().hex[:8]}"
     admin = _admin_engine()
     with admin.connect() as conn:
-        conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{TEMPLATE_DB}" WITH (FORCE)'))
-        conn.execute(sa.text(f'CREATE DATABASE "{TEMPLATE_DB}"'))
-    migrated = create_app(_settings(_url_for(TEMPLATE_DB)))
+        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    url = _url_for(name)
+    _migrate(url)
+    yield url
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory) -> Path:
+    """Migrate one SQLite file once; each test gets a copy (much faster than migrating each time)."""
+    path = tmp_path_factory.mktemp("template") / "migrated.sqlite"
+    _migrate(f"sqlite:///{path}")
+    return path
+
+
+def _migrate(url: str) -> None:
+    migrated = create_app(_settings(url))
     with migrated.app_context():
         upgrade()
         db.engine.dispose()
-    yield TEMPLATE_DB
-    with admin.connect() as conn:
-        conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{TEMPLATE_DB}" WITH (FORCE)'))
-    admin.dispose()
 
 
 def _settings(url: str, **extra) -> dict:
@@ -62,24 +76,18 @@ def _settings(url: str, **extra) -> dict:
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database_url(request, tmp_path) -> Iterator[str]:
-    """Yield the URL of a fresh, migrated database of each backend."""
+    """Yield the URL of a migrated database holding no game, on each backend."""
     if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'test.sqlite'}"
-        migrated = create_app(_settings(url))
-        with migrated.app_context():
-            upgrade()
-            db.engine.dispose()
-        yield url
+        path = tmp_path / "test.sqlite"
+        shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
+        yield f"sqlite:///{path}"
         return
-    template = request.getfixturevalue("postgres_template")
-    name = f"sqp_test_{uuid.uuid4().hex[:12]}"
-    admin = _admin_engine()
-    with admin.connect() as conn:
-        conn.execute(sa.text(f'CREATE DATABASE "{name}" TEMPLATE "{template}"'))
-    yield _url_for(name)
-    with admin.connect() as conn:
-        conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    admin.dispose()
+    url = request.getfixturevalue("postgres_database")
+    yield url
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(sa.text("TRUNCATE game, player, round RESTART IDENTITY CASCADE"))
+    engine.dispose()
 
 
 @pytest.fixture

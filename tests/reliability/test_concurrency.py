@@ -1,0 +1,75 @@
+"""Many writes at once on the real server (gunicorn, 4 workers): no round lost, none doubled, no 5xx."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+import requests
+
+from .conftest import Phone, round_form, stored_games
+
+pytestmark = pytest.mark.slow
+
+CONCURRENT = 50
+STALE_NOTICE = "Cette manche était déjà enregistrée"
+
+
+def _all_at_once(calls: Sequence[Callable[[], requests.Response]]) -> list[requests.Response]:
+    """Run every call in its own thread, released together by a barrier."""
+    barrier = threading.Barrier(len(calls), timeout=30)
+
+    def run(call: Callable[[], requests.Response]) -> requests.Response:
+        barrier.wait()
+        return call()
+
+    with ThreadPoolExecutor(max_workers=len(calls)) as pool:
+        return list(pool.map(run, calls))
+
+
+def test_fifty_taps_on_the_same_round_record_it_once(served_database, start_server):
+    server = start_server(served_database, workers=4)
+    phone = Phone(server.url)
+    game = phone.start_game(["Ana", "Bob", "Chloé"])
+    token, number = phone.open_game(game)
+    # Each tap carries different heads, so the stored round tells which single tap won.
+    typed = [(tap % 5, (tap // 5) % 5, 1) for tap in range(CONCURRENT)]
+    taps = [phone.twin() for _ in range(CONCURRENT)]
+
+    answers = _all_at_once([
+        lambda tap=tap, heads=heads: tap.post(
+            f"/parties/{game}/manches", round_form(token, number, heads), htmx=True
+        )
+        for tap, heads in zip(taps, typed, strict=True)
+    ])
+
+    assert [a.status_code for a in answers] == [200] * CONCURRENT
+    recorded = [heads for a, heads in zip(answers, typed, strict=True) if STALE_NOTICE not in a.text]
+    assert len(recorded) == 1, f"{len(recorded)} taps were told their round was recorded"
+    stored = stored_games(served_database)[game]
+    assert list(stored.rounds) == [number]
+    assert stored.heads(number) == recorded[0]
+
+
+def test_fifty_tables_recording_at_once_all_keep_their_round(served_database, start_server):
+    server = start_server(served_database, workers=4)
+    tables = [Phone(server.url) for _ in range(CONCURRENT)]
+    games = [table.start_game([f"Joueur {t}", "Bob"]) for t, table in enumerate(tables)]
+    forms = [table.open_game(game) for table, game in zip(tables, games, strict=True)]
+    typed = {game: (t % 7, 1 + t % 3) for t, game in enumerate(games)}
+
+    answers = _all_at_once([
+        lambda table=table, game=game, form=form: table.post(
+            f"/parties/{game}/manches", round_form(form[0], form[1], typed[game])
+        )
+        for table, game, form in zip(tables, games, forms, strict=True)
+    ])
+
+    assert [a.status_code for a in answers] == [303] * CONCURRENT
+    assert [a.headers["Location"] for a in answers] == [f"/parties/{game}" for game in games]
+    stored = stored_games(served_database)
+    assert {game: stored[game].rounds for game in games} == {
+        game: {1: dict(enumerate(heads))} for game, heads in typed.items()
+    }

@@ -1,0 +1,234 @@
+"""Unit tests of app.chart: the geometry of the score chart drawn from a scoresheet."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.chart import score_chart
+from app.rules import EndRule, GameRules, Scoresheet, max_heads_for_player, max_heads_for_round
+
+properties = settings(deadline=None)
+
+TEN = ("Alice", "Bruno", "Chloé", "David", "Emma", "Farid", "Gaëlle", "Hugo", "Inès", "Jules")
+
+
+def sheet(players, *rounds, game_rules=GameRules()):
+    return Scoresheet(tuple(players), tuple(tuple(r) for r in rounds), game_rules)
+
+
+def scale(chart):
+    """Return the function total → y read off the chart's own y axis (its first and last ticks)."""
+    (y_zero, zero), (y_top, top) = chart.y_ticks[0], chart.y_ticks[-1]
+    assert zero == 0 and top > 0
+    return lambda total: y_zero + (y_top - y_zero) * total / top
+
+
+def test_no_chart_before_the_first_round():
+    assert score_chart(sheet(["Alice", "Bruno"])) is None
+
+
+def test_one_line_per_player_in_seat_order():
+    chart = score_chart(sheet(["Chloé", "Alice", "Bruno"], [5, 6, 7]))
+
+    assert [line.name for line in chart.lines] == ["Chloé", "Alice", "Bruno"]
+
+
+@pytest.mark.parametrize("rounds", [1, 2, 7, 25])
+def test_each_line_has_a_point_per_round_plus_the_start(rounds):
+    game = sheet(["Alice", "Bruno"], *[[1, 1]] * rounds)
+
+    chart = score_chart(game)
+
+    assert all(len(line.points) == rounds + 1 for line in chart.lines)
+
+
+def test_every_line_starts_at_zero_on_the_left_and_ends_on_the_right():
+    chart = score_chart(sheet(["Alice", "Bruno"], [5, 6], [7, 8], [1, 0]))
+    left, top, right, bottom = chart.plot
+    y = scale(chart)
+
+    for line in chart.lines:
+        assert line.points[0] == (pytest.approx(left), pytest.approx(y(0)))
+        assert line.points[-1][0] == pytest.approx(right)
+    assert y(0) == pytest.approx(bottom)
+
+
+def test_points_follow_the_running_totals():
+    game = sheet(["Alice", "Bruno"], [5, 20], [30, 1], [0, 44])
+    chart = score_chart(game)
+    y = scale(chart)
+
+    for seat, line in enumerate(chart.lines):
+        expected = [0] + [running[seat] for running in game.running_totals]
+        assert [py for _, py in line.points] == pytest.approx([y(total) for total in expected])
+        xs = [px for px, _ in line.points]
+        assert xs == sorted(xs) and len(set(xs)) == len(xs)
+
+
+def test_a_higher_total_is_drawn_higher():
+    chart = score_chart(sheet(["Alice", "Bruno"], [40, 2]))
+
+    alice, bruno = chart.lines
+    assert alice.points[-1][1] < bruno.points[-1][1]  # SVG y grows downwards
+
+
+def test_the_limit_line_is_where_a_total_equal_to_the_limit_is_drawn():
+    # Bruno sits exactly at 66, which plays on under the default rule.
+    game = sheet(["Alice", "Bruno"], [30, 33], [30, 33])
+    chart = score_chart(game)
+
+    assert chart.limit == 66
+    assert chart.lines[1].points[-1][1] == pytest.approx(chart.limit_y)
+    assert chart.limit_y == pytest.approx(scale(chart)(66))
+
+
+@pytest.mark.parametrize("game_rules, limit", [
+    (GameRules(), 66),
+    (GameRules(end=EndRule.AT_OR_ABOVE), 66),
+    (GameRules(limit=100), 100),
+    (GameRules(limit=10), 10),
+    (GameRules(limit=500), 500),
+])
+def test_the_limit_line_follows_the_rule_in_force(game_rules, limit):
+    chart = score_chart(sheet(["Alice", "Bruno"], [5, 3], game_rules=game_rules))
+    left, top, right, bottom = chart.plot
+
+    assert chart.limit == limit
+    assert chart.limit_y == pytest.approx(scale(chart)(limit))
+    assert top <= chart.limit_y < bottom
+
+
+def test_a_game_of_a_fixed_number_of_rounds_has_no_limit_line():
+    game = sheet(["Alice", "Bruno"], [70, 1],
+                 game_rules=GameRules(end=EndRule.ROUNDS, round_count=3))
+
+    chart = score_chart(game)
+
+    assert chart.limit is None and chart.limit_y is None
+    assert "limite" not in chart.description
+
+
+def test_totals_far_above_the_limit_stay_inside_the_plot():
+    game = sheet(["Alice", "Bruno"], *[[79, 0]] * 5)  # Alice at 395
+    chart = score_chart(game)
+    left, top, right, bottom = chart.plot
+
+    for line in chart.lines:
+        for px, py in line.points:
+            assert left <= px <= right and top <= py <= bottom
+    assert chart.y_ticks[-1][1] >= 395
+
+
+def test_ten_players_each_get_their_own_colour_and_their_own_marker():
+    game = sheet(TEN, [1] * 10)
+
+    chart = score_chart(game)
+
+    assert len({line.colour for line in chart.lines}) == 10
+    assert len({line.marker for line in chart.lines}) == 10
+
+
+def _luminance(colour: str) -> float:
+    channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def test_every_line_colour_contrasts_with_the_white_chart_at_least_3_to_1():
+    chart = score_chart(sheet(TEN, [1] * 10))
+
+    for line in chart.lines:
+        assert re.fullmatch(r"#[0-9a-fA-F]{6}", line.colour), line.colour
+        ratio = 1.05 / (_luminance(line.colour) + 0.05)  # WCAG 1.4.11 non-text contrast
+        assert ratio >= 3, f"{line.name}: {line.colour} is {ratio:.2f}:1 on white"
+
+
+def test_the_description_states_each_players_total_and_the_rounds():
+    game = sheet(["Alice", "Bruno", "Chloé"], [5, 20, 1], [12, 0, 3])
+
+    chart = score_chart(game)
+
+    assert "Alice 17" in chart.description
+    assert "Bruno 20" in chart.description
+    assert "Chloé 4" in chart.description
+    assert re.search(r"(?<!\d)2 manches", chart.description)
+    assert "66" in chart.description
+
+
+def test_the_path_visits_every_point_in_order():
+    chart = score_chart(sheet(["Alice", "Bruno"], [5, 6], [7, 8]))
+
+    for line in chart.lines:
+        commands = re.findall(r"([ML])(-?[\d.]+),(-?[\d.]+)", line.path)
+        assert [c for c, _, _ in commands] == ["M"] + ["L"] * (len(line.points) - 1)
+        for (_, x, y), (px, py) in zip(commands, line.points, strict=True):
+            assert float(x) == pytest.approx(px, abs=0.06) and float(y) == pytest.approx(py, abs=0.06)
+
+
+def test_at_most_about_ten_round_labels_on_a_long_game():
+    chart = score_chart(sheet(["Alice", "Bruno"], *[[1, 0]] * 45))
+
+    numbers = [number for _, number in chart.x_ticks]
+    assert numbers[0] == 0 and len(numbers) <= 11
+    assert numbers == sorted(numbers)
+
+
+@st.composite
+def legal_games(draw) -> Scoresheet:
+    """A game as the counter can hold it: legal rounds under some rule, none after the end."""
+    n = draw(st.integers(2, 10))
+    game_rules = draw(st.one_of(
+        st.builds(GameRules, end=st.sampled_from([EndRule.ABOVE, EndRule.AT_OR_ABOVE]),
+                  limit=st.integers(10, 500)),
+        # Up to 25 rounds here; the longest, heaviest games have their own test below.
+        st.builds(GameRules, end=st.just(EndRule.ROUNDS), round_count=st.integers(1, 25)),
+    ))
+    game = sheet(TEN[:n], game_rules=game_rules)
+    most_for_player, most_for_round = max_heads_for_player(n), max_heads_for_round(n)
+    while not game.is_over and len(game.rounds) < 50:
+        left = draw(st.integers(1, most_for_round))
+        heads = []
+        for _ in range(n):
+            value = draw(st.integers(0, min(left, most_for_player)))
+            heads.append(value)
+            left -= value
+        if sum(heads) == 0:
+            heads[0] = 1
+        game = game.with_round(heads)
+    return game
+
+
+@properties
+@given(legal_games())
+def test_any_game_fits_in_the_drawing_with_readable_labels(game):
+    chart = score_chart(game)
+
+    left, top, right, bottom = chart.plot
+    assert 0 <= left < right <= chart.width and 0 <= top < bottom <= chart.height
+    assert len(chart.lines) == len(game.players)
+    for line in chart.lines:
+        assert len(line.points) == len(game.rounds) + 1
+        assert all(left <= x <= right + 1e-9 and top - 1e-9 <= y <= bottom for x, y in line.points)
+    if chart.limit_y is not None:
+        assert top - 1e-9 <= chart.limit_y <= bottom
+    # Axis labels are drawn 11 units high: closer ticks would print over one another.
+    ys = [y for y, _ in chart.y_ticks]
+    assert all(upper - lower >= 11 for upper, lower in zip(ys, ys[1:])), chart.y_ticks
+    xs = [x for x, _ in chart.x_ticks]
+    assert all(b - a >= 20 for a, b in zip(xs, xs[1:])), chart.x_ticks
+
+
+@pytest.mark.xfail(strict=True, reason="app/chart.py _nice_step stops at 200: totals above ~3300 "
+                   "(50 heavy rounds) give 20+ y labels 9 units apart, printed over one another")
+def test_axis_labels_do_not_overlap_in_the_longest_heaviest_game():
+    game = sheet(["Alice", "Bruno"], *[[79, 0]] * 50,
+                 game_rules=GameRules(end=EndRule.ROUNDS, round_count=50))
+
+    chart = score_chart(game)
+
+    ys = [y for y, _ in chart.y_ticks]
+    assert all(upper - lower >= 11 for upper, lower in zip(ys, ys[1:])), chart.y_ticks

@@ -1,0 +1,46 @@
+"""The hashed, precompressed copy of static/ made at start: right, and safe when workers start at once."""
+
+from __future__ import annotations
+
+import gzip
+import shutil
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import brotli
+
+from app import assets
+
+STATIC = Path(assets.__file__).resolve().parent.parent / "static"
+
+
+def test_workers_starting_together_build_the_same_complete_files(tmp_path):
+    source, target = tmp_path / "static", tmp_path / "build"
+    shutil.copytree(STATIC, source)
+
+    with ProcessPoolExecutor(max_workers=4) as workers:
+        manifests = list(workers.map(assets.build, [source] * 4, [target] * 4))
+
+    assert all(manifest == manifests[0] for manifest in manifests)
+    for name, hashed in manifests[0].items():
+        original = (source / name).read_bytes()
+        built = target / hashed
+        assert built.read_bytes() == original
+        if built.with_name(built.name + ".br").exists():
+            assert brotli.decompress(built.with_name(built.name + ".br").read_bytes()) == original
+        if built.with_name(built.name + ".gz").exists():
+            assert gzip.decompress(built.with_name(built.name + ".gz").read_bytes()) == original
+    assert not [path for path in target.rglob(".tmp-*")], "a temporary file was left behind"
+
+
+def test_a_changed_file_gets_a_new_name(tmp_path):
+    source, target = tmp_path / "static", tmp_path / "build"
+    source.mkdir()
+    (source / "app.css").write_text("body { color: black; }")
+    before = assets.build(source, target)["app.css"]
+
+    (source / "app.css").write_text("body { color: navy; }")
+    after = assets.build(source, target)["app.css"]
+
+    assert before != after
+    assert (target / before).exists() and (target / after).read_text() == "body { color: navy; }"

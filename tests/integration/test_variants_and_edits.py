@@ -1,0 +1,719 @@
+"""End-rule variants chosen on the new-game form, and editing any round, through HTTP on both backends."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .actions import (
+    HTMX, dump, game_page, game_url, new_device, play_round, play_rounds, start_game,
+)
+from .html import (
+    Element, button, field_labelled, form_of, has_word, hidden_value, leaders, link, parse,
+    round_lines, status_text, totals,
+)
+
+OTHER_LIMIT = {"end": "other_limit"}
+ROUNDS = {"end": "rounds"}
+
+
+def rule_in_force(page: Element) -> str:
+    found = page.find(class_="rule-in-force")
+    assert found is not None, "the game page does not state the rule in force"
+    return found.text
+
+
+def is_over(page: Element) -> bool:
+    """The game is over when the entry form is gone and the result is announced."""
+    ended = form_of(page, "Valider la manche") is None
+    announced = re.search("gagne|Victoire partagée", status_text(page)) is not None
+    assert ended == announced, "the entry form and the result disagree"
+    return ended
+
+
+def fieldset_named(page: Element, legend: str) -> Element | None:
+    for fieldset in page.find_all("fieldset"):
+        found = fieldset.find("legend")
+        if found is not None and found.text == legend:
+            return fieldset
+    return None
+
+
+def accessible_text(element: Element) -> str:
+    """Return the text a screen reader reads: what is hidden with aria-hidden is left out."""
+    parts: list[str] = []
+
+    def walk(node: Element) -> None:
+        for child in node.children:
+            if isinstance(child, str):
+                parts.append(child)
+            elif child.get("aria-hidden") != "true" and child.tag not in ("script", "style"):
+                walk(child)
+
+    walk(element)
+    return " ".join("".join(parts).split())
+
+
+def link_named(page: Element, name: str) -> Element | None:
+    """Return the link whose accessible name is exactly this."""
+    found = [a for a in page.find_all("a") if accessible_text(a) == name]
+    assert len(found) <= 1, f"several links named « {name} »"
+    return found[0] if found else None
+
+
+def is_checked(field: Element) -> bool:
+    return "checked" in field.attrs
+
+
+# --- The new-game form --------------------------------------------------------------------------
+
+
+def test_new_game_form_offers_the_end_rules_with_more_than_66_checked(client):
+    page = parse(client.get("/parties/nouvelle").data)
+
+    group = fieldset_named(page, "Fin de partie")
+    assert group is not None
+    radios = {label: field_labelled(group, label)
+              for label in ("Plus de 66", "66 ou plus", "Autre limite", "Nombre de manches")}
+    assert all(r is not None and r.get("type") == "radio" for r in radios.values()), radios
+    assert len({r.get("name") for r in radios.values()}) == 1  # one choice among them
+    assert [is_checked(r) for r in radios.values()] == [True, False, False, False]
+    limit, rounds = field_labelled(group, "Limite"), field_labelled(group, "Manches")
+    assert limit.get("type") == "number" and rounds.get("type") == "number"
+    pro = field_labelled(page, "Variante pro")
+    assert pro.get("type") == "checkbox" and not is_checked(pro)
+    assert form_of(page, "Commencer la partie").find("input", name=pro.get("name")) is not None
+
+
+@pytest.mark.parametrize("fields, says", [
+    ({}, ["dépasse 66"]),
+    ({"end": "above"}, ["dépasse 66"]),
+    ({"end": "at_or_above"}, ["atteint 66"]),
+    ({**OTHER_LIMIT, "limit": "100"}, ["dépasse 100"]),
+    ({**ROUNDS, "round_count": "2"}, ["2 manches"]),
+    ({**ROUNDS, "round_count": "1"}, ["1 manche"]),
+    ({"pro": "y"}, ["dépasse 66", "pro"]),
+], ids=["default", "plus de 66", "66 ou plus", "autre limite", "2 manches", "1 manche", "pro"])
+def test_the_game_page_states_the_rule_in_force(client, fields, says):
+    public_id = start_game(client, ["Alice", "Bob"], **fields)
+
+    text = rule_in_force(game_page(client, public_id))
+
+    for words in says:
+        assert words in text, text
+
+
+def test_the_pro_variant_is_not_mentioned_when_not_chosen(client):
+    public_id = start_game(client, ["Alice", "Bob"])
+
+    assert "pro" not in rule_in_force(game_page(client, public_id))
+
+
+def test_the_rule_is_stated_once_the_game_is_over_too(client):
+    public_id = start_game(client, ["Alice", "Bob"], **ROUNDS, round_count="1")
+    play_rounds(client, public_id, [3, 4])
+
+    page = game_page(client, public_id)
+
+    assert is_over(page) and "1 manche" in rule_in_force(page)
+
+
+def test_the_rule_is_stated_in_the_htmx_partial(client):
+    public_id = start_game(client, ["Alice", "Bob"], end="at_or_above")
+
+    response = play_round(client, public_id, 1, [3, 4], htmx=True)
+
+    assert response.status_code == 200
+    assert "atteint 66" in rule_in_force(parse(response.data))
+
+
+# --- Each variant ends the game when it should -----------------------------------------------------
+
+
+def test_by_default_exactly_66_plays_on(client):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [66, 1])
+
+    assert not is_over(game_page(client, public_id))
+
+
+def test_66_or_more_ends_the_game_at_66(client):
+    public_id = start_game(client, ["Alice", "Bob"], end="at_or_above")
+    play_rounds(client, public_id, [40, 1])
+    assert not is_over(game_page(client, public_id))
+
+    play_rounds(client, public_id, [26, 2])
+
+    page = game_page(client, public_id)
+    assert is_over(page)
+    assert "Bob" in status_text(page) and "gagne" in status_text(page)
+    assert has_word(status_text(page), 3)
+
+
+def test_66_or_more_plays_on_at_65(client):
+    public_id = start_game(client, ["Alice", "Bob"], end="at_or_above")
+
+    play_rounds(client, public_id, [65, 1])
+
+    assert not is_over(game_page(client, public_id))
+
+
+def test_another_limit_of_100_plays_on_past_66_and_at_100(client):
+    public_id = start_game(client, ["Alice", "Bob"], **OTHER_LIMIT, limit="100")
+
+    play_rounds(client, public_id, [70, 1])
+    assert not is_over(game_page(client, public_id))
+    play_rounds(client, public_id, [30, 1])
+    assert totals(game_page(client, public_id))["Alice"] == 100
+    assert not is_over(game_page(client, public_id))
+
+    play_rounds(client, public_id, [1, 1])
+
+    page = game_page(client, public_id)
+    assert is_over(page)
+    assert "Bob" in status_text(page) and has_word(status_text(page), 100)
+
+
+def test_a_lower_limit_ends_the_game_sooner(client):
+    public_id = start_game(client, ["Alice", "Bob"], **OTHER_LIMIT, limit="10")
+
+    play_rounds(client, public_id, [11, 2])
+
+    assert is_over(game_page(client, public_id))
+
+
+def test_a_fixed_number_of_rounds_ends_after_the_last_one_whatever_the_totals(client):
+    public_id = start_game(client, ["Alice", "Bob", "Carla"], **ROUNDS, round_count="2")
+
+    play_rounds(client, public_id, [70, 5, 3])  # far past 66: plays on all the same
+    assert not is_over(game_page(client, public_id))
+    play_rounds(client, public_id, [1, 2, 3])
+
+    page = game_page(client, public_id)
+    assert is_over(page)
+    assert "Carla" in status_text(page) and "gagne" in status_text(page)
+    assert has_word(status_text(page), 6)
+    assert "dépassé" not in status_text(page)
+
+
+def test_a_fixed_number_of_rounds_can_end_on_a_shared_win(client):
+    public_id = start_game(client, ["Alice", "Bob"], **ROUNDS, round_count="1")
+
+    play_rounds(client, public_id, [4, 4])
+
+    text = status_text(game_page(client, public_id))
+    assert "Victoire partagée" in text and "Alice" in text and "Bob" in text
+
+
+def test_no_round_is_accepted_after_the_last_of_a_fixed_number(client, app):
+    public_id = start_game(client, ["Alice", "Bob"], **ROUNDS, round_count="1")
+    play_rounds(client, public_id, [4, 5])
+    before = dump(app)
+
+    response = play_round(client, public_id, 2, [1, 1])
+
+    assert response.status_code == 422
+    assert dump(app) == before
+
+
+def test_the_pro_variant_with_3_players_refuses_a_round_of_52_and_accepts_51(client, app):
+    public_id = start_game(client, ["Alice", "Bob", "Carla"], pro="y")
+    before = dump(app)
+
+    refused = play_round(client, public_id, 1, [20, 20, 12])
+
+    assert refused.status_code == 422
+    page = parse(refused.data)
+    assert "51" in page.find(role="alert").text
+    assert [field_labelled(page, n).get("value") for n in ("Alice", "Bob", "Carla")] == [
+        "20", "20", "12"]
+    assert dump(app) == before
+
+    accepted = play_round(client, public_id, 1, [20, 20, 11])
+
+    assert accepted.status_code == 303
+    assert round_lines(game_page(client, public_id)) == [[20, 20, 11]]
+
+
+def test_without_the_pro_variant_3_players_may_take_52(client):
+    public_id = start_game(client, ["Alice", "Bob", "Carla"])
+
+    assert play_round(client, public_id, 1, [20, 20, 12]).status_code == 303
+
+
+def test_the_pro_variant_bounds_one_player_too(client):
+    public_id = start_game(client, ["Alice", "Bob"], pro="y")  # 24 cards: at most 34 heads
+
+    response = play_round(client, public_id, 1, [35, 0])
+
+    assert response.status_code == 422
+    field = field_labelled(parse(response.data), "Alice")
+    assert field.get("aria-invalid") == "true"
+
+
+# --- Refused variant settings --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fields, field, says", [
+    ({**OTHER_LIMIT, "limit": "9"}, "Limite", ["10", "500"]),
+    ({**OTHER_LIMIT, "limit": "501"}, "Limite", ["10", "500"]),
+    ({**OTHER_LIMIT, "limit": ""}, "Limite", ["10", "500"]),
+    ({**OTHER_LIMIT, "limit": "soixante"}, "Limite", ["10", "500"]),
+    ({**OTHER_LIMIT, "limit": "-70"}, "Limite", ["10", "500"]),
+    ({**OTHER_LIMIT, "limit": "70.5"}, "Limite", ["10", "500"]),
+    ({**ROUNDS, "round_count": "0"}, "Manches", ["1", "50"]),
+    ({**ROUNDS, "round_count": "51"}, "Manches", ["1", "50"]),
+    ({**ROUNDS, "round_count": ""}, "Manches", ["1", "50"]),
+    ({**ROUNDS, "round_count": "deux"}, "Manches", ["1", "50"]),
+], ids=["limit 9", "limit 501", "no limit", "limit in words", "negative limit", "limit 70.5",
+        "0 rounds", "51 rounds", "no round count", "round count in words"])
+@pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
+def test_an_invalid_limit_or_round_count_is_refused_in_french_with_the_values_kept(
+        client, app, fields, field, says, htmx):
+    before = dump(app)
+    data = {"players-0": "Alice", "players-1": "Bob", "pro": "y", **fields}
+
+    response = client.post("/parties", data=data, headers=HTMX if htmx else {})
+
+    assert response.status_code == 422
+    page = parse(response.data)
+    alert = page.find(role="alert")
+    assert alert is not None and "Choisissez" in alert.text
+    for number in says:
+        assert has_word(alert.text, int(number)), alert.text
+    wrong = field_labelled(page, field)
+    assert wrong.get("aria-invalid") == "true"
+    message = page.by_id(wrong.get("aria-describedby"))
+    assert message is not None and "Choisissez" in message.text
+    typed = fields.get("limit", fields.get("round_count"))
+    assert (wrong.get("value") or "") == typed
+    assert [field_labelled(page, f"Joueur {i}").get("value") for i in (1, 2)] == ["Alice", "Bob"]
+    chosen = "Autre limite" if field == "Limite" else "Nombre de manches"
+    assert is_checked(field_labelled(page, chosen))
+    assert not is_checked(field_labelled(page, "Plus de 66"))
+    assert is_checked(field_labelled(page, "Variante pro"))
+    assert dump(app) == before
+
+
+def test_a_limit_typed_but_not_chosen_is_ignored(client):
+    public_id = start_game(client, ["Alice", "Bob"], end="above", limit="5", round_count="99")
+
+    assert "dépasse 66" in rule_in_force(game_page(client, public_id))
+
+
+def test_an_unknown_end_rule_falls_back_to_the_default(client):
+    public_id = start_game(client, ["Alice", "Bob"], end="jamais")
+
+    assert "dépasse 66" in rule_in_force(game_page(client, public_id))
+
+
+def test_bad_names_keep_the_chosen_variant(client):
+    response = client.post("/parties", data={
+        "players-0": "Alice", "players-1": " alice", **ROUNDS, "round_count": "7",
+    })
+
+    assert response.status_code == 422
+    page = parse(response.data)
+    assert is_checked(field_labelled(page, "Nombre de manches"))
+    assert field_labelled(page, "Manches").get("value") == "7"
+
+
+def test_adding_a_player_keeps_the_chosen_variant(client):
+    response = client.post("/parties", data={
+        "players-0": "Alice", "players-1": "Bob", "ajouter": "1", **OTHER_LIMIT, "limit": "120",
+        "pro": "y",
+    })
+
+    assert response.status_code == 200
+    page = parse(response.data)
+    assert field_labelled(page, "Joueur 3") is not None
+    assert is_checked(field_labelled(page, "Autre limite"))
+    assert field_labelled(page, "Limite").get("value") == "120"
+    assert is_checked(field_labelled(page, "Variante pro"))
+
+
+# --- Rematch ----------------------------------------------------------------------------------
+
+
+def rematch(client, public_id: str) -> str:
+    response = client.post(f"{game_url(public_id)}/revanche")
+    assert response.status_code == 303
+    return response.headers["Location"].removeprefix("/parties/")
+
+
+def test_a_rematch_of_a_fixed_number_of_rounds_ends_after_the_same_number(client):
+    public_id = start_game(client, ["Alice", "Bob"], **ROUNDS, round_count="2", pro="y")
+    play_rounds(client, public_id, [1, 2], [3, 4])
+
+    new_id = rematch(client, public_id)
+
+    assert rule_in_force(game_page(client, new_id)) == rule_in_force(game_page(client, public_id))
+    assert play_round(client, new_id, 1, [35, 0]).status_code == 422  # still the pro deck
+    play_rounds(client, new_id, [30, 1])
+    assert not is_over(game_page(client, new_id))
+    play_rounds(client, new_id, [30, 1])
+    assert is_over(game_page(client, new_id))
+
+
+def test_a_rematch_of_66_or_more_ends_at_66(client):
+    public_id = start_game(client, ["Alice", "Bob"], end="at_or_above")
+    play_rounds(client, public_id, [66, 1])
+
+    new_id = rematch(client, public_id)
+    play_rounds(client, new_id, [66, 1])
+
+    assert is_over(game_page(client, new_id))
+
+
+def test_a_rematch_of_another_limit_keeps_the_limit(client):
+    public_id = start_game(client, ["Alice", "Bob"], **OTHER_LIMIT, limit="30")
+    play_rounds(client, public_id, [31, 1])
+
+    new_id = rematch(client, public_id)
+    play_rounds(client, new_id, [30, 1])
+    assert not is_over(game_page(client, new_id))
+    play_rounds(client, new_id, [1, 1])
+
+    assert is_over(game_page(client, new_id))
+
+
+# --- Editing a round ---------------------------------------------------------------------------
+
+
+def edit_url(public_id: str, number: int | str) -> str:
+    return f"{game_url(public_id)}/manches/{number}"
+
+
+def open_edit(client, public_id: str, number: int) -> Element:
+    response = client.get(edit_url(public_id, number))
+    assert response.status_code == 200
+    return parse(response.data)
+
+
+def edit_data(version: str | int | None, heads) -> dict[str, str]:
+    data = {f"heads-{seat}": str(value) for seat, value in enumerate(heads)}
+    if version is not None:
+        data["version"] = str(version)
+    return data
+
+
+def save_edit(client, public_id: str, number: int, heads, *, page: Element | None = None):
+    """Open the edit form (or use the one given), then send it with these heads."""
+    page = page or open_edit(client, public_id, number)
+    version = hidden_value(form_of(page, "Enregistrer la manche"), "version")
+    return client.post(edit_url(public_id, number), data=edit_data(version, heads))
+
+
+def test_each_line_of_the_round_sheet_links_to_its_edit_form(client):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [1, 2], [3, 4], [5, 6])
+
+    page = game_page(client, public_id)
+
+    for number in (1, 2, 3):
+        found = link_named(page, f"Modifier la manche {number}")
+        assert found is not None and found.get("href") == edit_url(public_id, number)
+    assert link_named(page, "Modifier la manche 4") is None
+
+
+def test_a_finished_game_can_still_be_edited(client):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [70, 1])
+
+    assert link_named(game_page(client, public_id), "Modifier la manche 1") is not None
+
+
+def test_the_edit_form_shows_the_round_in_fields_labelled_with_the_names(client):
+    public_id = start_game(client, ["Alice", "Bob", "Carla"])
+    play_rounds(client, public_id, [1, 2, 3], [10, 0, 7])
+
+    page = open_edit(client, public_id, 2)
+
+    form = form_of(page, "Enregistrer la manche")
+    assert form is not None
+    assert form.get("method") == "post" and form.get("action") == edit_url(public_id, 2)
+    assert [field_labelled(form, name).get("value") for name in ("Alice", "Bob", "Carla")] == [
+        "10", "0", "7"]
+    assert hidden_value(form, "version")
+    assert form.find("input", name="version").get("type") == "hidden"
+    assert "Modifier la manche 2" in page.find("h1").text
+
+
+def test_saving_an_edit_changes_the_round_and_the_totals(client):
+    public_id = start_game(client, ["Alice", "Bob", "Carla"])
+    play_rounds(client, public_id, [1, 2, 3], [10, 0, 7], [4, 4, 4])
+
+    response = save_edit(client, public_id, 2, [0, 12, 5])
+
+    assert response.status_code == 303
+    assert response.headers["Location"] == game_url(public_id)
+    page = game_page(client, public_id)
+    assert round_lines(page) == [[1, 2, 3], [0, 12, 5], [4, 4, 4]]
+    assert totals(page) == {"Alice": 5, "Bob": 18, "Carla": 12}
+    assert "Manche 2 modifiée" in status_text(page)
+
+
+def test_an_edit_recomputes_the_leaders(client):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [1, 9])
+
+    save_edit(client, public_id, 1, [9, 1])
+
+    assert leaders(game_page(client, public_id)) == {"Bob"}
+
+
+def test_an_edit_can_end_the_game(client):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [10, 5], [20, 5])
+
+    save_edit(client, public_id, 1, [50, 5])
+
+    page = game_page(client, public_id)
+    assert is_over(page)
+    assert "Bob" in status_text(page) and "gagne" in status_text(page)
+    assert link(parse(client.get("/").data), "Reprendre la partie") is None
+
+
+def test_an_edit_can_reopen_the_game(client):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [10, 5], [60, 5])
+    assert is_over(game_page(client, public_id))
+
+    save_edit(client, public_id, 2, [6, 5])
+
+    page = game_page(client, public_id)
+    assert not is_over(page)
+    assert hidden_value(form_of(page, "Valider la manche"), "number") == "3"
+    assert link(parse(client.get("/").data), "Reprendre la partie") is not None
+    play_rounds(client, public_id, [1, 1])
+    assert round_lines(game_page(client, public_id))[-1] == [1, 1]
+
+
+def test_an_edit_of_a_finished_game_that_stays_finished_keeps_the_result_right(client):
+    public_id = start_game(client, ["Alice", "Bob", "Carla"])
+    play_rounds(client, public_id, [70, 5, 9])
+
+    save_edit(client, public_id, 1, [70, 9, 5])
+
+    text = status_text(game_page(client, public_id))
+    assert "Carla" in text and "gagne" in text and "Bob gagne" not in text
+
+
+def test_an_edit_does_not_end_a_game_of_a_fixed_number_of_rounds_early(client):
+    public_id = start_game(client, ["Alice", "Bob"], **ROUNDS, round_count="3")
+    play_rounds(client, public_id, [1, 1], [1, 1])
+
+    save_edit(client, public_id, 1, [79, 0])
+
+    assert not is_over(game_page(client, public_id))
+
+
+def test_an_edit_follows_the_rule_of_the_game(client):
+    public_id = start_game(client, ["Alice", "Bob"], end="at_or_above")
+    play_rounds(client, public_id, [10, 1])
+
+    save_edit(client, public_id, 1, [66, 1])
+
+    assert is_over(game_page(client, public_id))
+
+
+@pytest.mark.parametrize("heads, wrong, says", [
+    ([98, 1, 1], ["Alice"], "au plus 97"),
+    (["", 1, 1], ["Alice"], "Tapez les têtes"),
+    (["abc", "-1", 1], ["Alice", "Bob"], "nombre entier"),
+    ([0, 0, 0], [], "au moins un joueur"),
+    ([50, 40, 8], [], "98 têtes en tout"),
+], ids=["over the player bound", "blank", "not numbers", "nobody took any", "over the round bound"])
+def test_an_invalid_edit_is_refused_like_a_new_round_and_nothing_is_saved(
+        client, app, heads, wrong, says):
+    names = ["Alice", "Bob", "Carla"]
+    public_id = start_game(client, names)
+    play_rounds(client, public_id, [1, 2, 3], [4, 5, 6])
+    page = open_edit(client, public_id, 1)
+    before = dump(app)
+
+    response = save_edit(client, public_id, 1, heads, page=page)
+
+    assert response.status_code == 422
+    refused = parse(response.data)
+    alert = refused.find(role="alert")
+    assert alert is not None and says in alert.text
+    form = form_of(refused, "Enregistrer la manche")
+    for name, typed in zip(names, heads, strict=True):
+        field = field_labelled(form, name)
+        assert field.get("value") == str(typed)
+        if name in wrong:
+            assert field.get("aria-invalid") == "true"
+            assert refused.by_id(field.get("aria-describedby")) is not None
+        else:
+            assert field.get("aria-invalid") is None
+    assert dump(app) == before
+    assert round_lines(game_page(client, public_id)) == [[1, 2, 3], [4, 5, 6]]
+
+
+def test_a_refused_edit_can_be_corrected_from_the_form_it_returns(client):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [1, 2])
+    refused = parse(save_edit(client, public_id, 1, [80, 0]).data)
+
+    response = save_edit(client, public_id, 1, [8, 0], page=refused)
+
+    assert response.status_code == 303
+    assert round_lines(game_page(client, public_id)) == [[8, 0]]
+
+
+def test_an_edit_in_the_pro_variant_is_held_to_the_pro_bounds(client, app):
+    public_id = start_game(client, ["Alice", "Bob", "Carla"], pro="y")
+    play_rounds(client, public_id, [20, 20, 11])
+    before = dump(app)
+
+    response = save_edit(client, public_id, 1, [20, 20, 12])
+
+    assert response.status_code == 422
+    assert dump(app) == before
+
+
+def test_an_edit_from_a_page_opened_before_a_new_round_is_refused(client, app):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [1, 2])
+    stale = open_edit(client, public_id, 1)
+    play_rounds(client, public_id, [3, 4])  # another tab adds a round
+    before = dump(app)
+
+    response = save_edit(client, public_id, 1, [9, 9], page=stale)
+
+    assert response.status_code == 409
+    page = parse(response.data)
+    alert = page.find(role="alert")
+    assert alert is not None and "a changé" in alert.text and "rien n’a été enregistré" in alert.text
+    assert dump(app) == before
+    assert round_lines(game_page(client, public_id)) == [[1, 2], [3, 4]]
+
+
+def test_of_two_edits_from_the_same_page_only_the_first_is_saved(client, app):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [1, 2])
+    page = open_edit(client, public_id, 1)
+    assert save_edit(client, public_id, 1, [5, 5], page=page).status_code == 303
+    before = dump(app)
+
+    response = save_edit(client, public_id, 1, [7, 7], page=page)
+
+    assert response.status_code == 409
+    assert dump(app) == before
+    assert round_lines(game_page(client, public_id)) == [[5, 5]]
+
+
+def test_a_stale_edit_shows_the_current_round_sheet_and_a_fresh_form(client):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [1, 2])
+    stale = open_edit(client, public_id, 1)
+    save_edit(client, public_id, 1, [5, 5])
+
+    refused = parse(save_edit(client, public_id, 1, [7, 7], page=stale).data)
+
+    assert round_lines(refused) == [[5, 5]]
+    assert [field_labelled(refused, n).get("value") for n in ("Alice", "Bob")] == ["7", "7"]
+    response = save_edit(client, public_id, 1, [7, 7], page=refused)  # now up to date
+    assert response.status_code == 303
+    assert round_lines(game_page(client, public_id)) == [[7, 7]]
+
+
+def test_a_cancelled_round_makes_an_open_edit_form_stale(client, app):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [1, 2], [3, 4])
+    stale = open_edit(client, public_id, 1)
+    client.post(f"{game_url(public_id)}/manches/annuler", data={"number": "2"})
+    before = dump(app)
+
+    assert save_edit(client, public_id, 1, [9, 9], page=stale).status_code == 409
+    assert dump(app) == before
+
+
+@pytest.mark.parametrize("version", [None, "", "abc", "-1"], ids=["missing", "empty", "text", "negative"])
+def test_an_edit_without_a_valid_version_is_refused(client, app, version):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [1, 2])
+    before = dump(app)
+
+    response = client.post(edit_url(public_id, 1), data=edit_data(version, [9, 9]))
+
+    assert response.status_code == 409
+    assert dump(app) == before
+
+
+def test_editing_a_round_of_another_devices_game_is_not_found(app, client):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [1, 2])
+    version = hidden_value(form_of(open_edit(client, public_id, 1), "Enregistrer la manche"), "version")
+    other = new_device(app)
+    other.get("/")
+    before = dump(app)
+
+    assert other.get(edit_url(public_id, 1)).status_code == 404
+    response = other.post(edit_url(public_id, 1), data=edit_data(version, [9, 9]))
+
+    assert response.status_code == 404
+    assert "Alice" not in response.get_data(as_text=True)
+    assert dump(app) == before
+
+
+@pytest.mark.parametrize("number", ["0", "2", "99", "-1", "abc", "1.0"])
+def test_editing_a_round_that_does_not_exist_is_not_found(client, app, number):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [1, 2])
+    version = hidden_value(form_of(open_edit(client, public_id, 1), "Enregistrer la manche"), "version")
+    before = dump(app)
+
+    assert client.get(edit_url(public_id, number)).status_code == 404
+    response = client.post(edit_url(public_id, number), data=edit_data(version, [9, 9]))
+
+    assert response.status_code == 404
+    assert dump(app) == before
+
+
+def test_a_game_without_rounds_has_nothing_to_edit(client):
+    public_id = start_game(client, ["Alice", "Bob"])
+
+    assert client.get(edit_url(public_id, 1)).status_code == 404
+
+
+def test_editing_in_an_unknown_game_is_not_found(client):
+    client.get("/")
+
+    assert client.get(edit_url("nexistepas", 1)).status_code == 404
+    assert client.post(edit_url("nexistepas", 1), data=edit_data(1, [1, 1])).status_code == 404
+
+
+@pytest.mark.parametrize("app_settings", [{"WTF_CSRF_ENABLED": True}], ids=["csrf"])
+def test_an_edit_needs_the_forms_security_token(client, app, app_settings):
+    start = client.get("/parties/nouvelle")
+    token = hidden_value(form_of(parse(start.data), "Commencer la partie"), "csrf_token")
+    response = client.post("/parties", data={"players-0": "Alice", "players-1": "Bob",
+                                             "csrf_token": token})
+    public_id = response.headers["Location"].removeprefix("/parties/")
+    client.post(f"{game_url(public_id)}/manches",
+                data={"number": "1", "heads-0": "1", "heads-1": "2", "csrf_token": token})
+    form = form_of(open_edit(client, public_id, 1), "Enregistrer la manche")
+    version = hidden_value(form, "version")
+    before = dump(app)
+
+    refused = client.post(edit_url(public_id, 1), data=edit_data(version, [9, 9]))
+
+    assert refused.status_code == 400
+    assert dump(app) == before
+    accepted = client.post(edit_url(public_id, 1), data={
+        **edit_data(version, [9, 9]), "csrf_token": hidden_value(form, "csrf_token")})
+    assert accepted.status_code == 303
+    assert round_lines(game_page(client, public_id)) == [[9, 9]]
+
+
+def test_the_edit_page_links_back_to_the_game(client):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [1, 2])
+
+    page = open_edit(client, public_id, 1)
+
+    assert link(page, "Retour à la partie").get("href") == game_url(public_id)
+    assert button(page, "Valider la manche") is None

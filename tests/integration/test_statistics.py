@@ -1,0 +1,331 @@
+"""The « Statistiques » page through HTTP: figures per player over finished games, sorting by links."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from .actions import game_url, new_device, play_rounds, start_game
+from .html import Element, link, parse, table_named
+
+COLUMNS = ["Joueur", "Parties jouées", "Victoires", "Taux de victoire", "Têtes par manche",
+           "Meilleur total", "Pire total", "Pire manche", "Manches à 0", "Fins provoquées"]
+
+
+def visible_name(element: Element) -> str:
+    """The accessible text of an element: what aria-hidden hides (sort arrows) is left out."""
+    parts: list[str] = []
+
+    def walk(node: Element) -> None:
+        for child in node.children:
+            if isinstance(child, str):
+                parts.append(child)
+            elif child.get("aria-hidden") != "true":
+                walk(child)
+
+    walk(element)
+    return " ".join("".join(parts).split())
+
+
+def statistics(client, query: str = "") -> Element:
+    response = client.get("/statistiques" + query)
+    assert response.status_code == 200
+    return parse(response.data)
+
+
+def stats_table(page: Element) -> Element:
+    table = table_named(page, "Statistiques")
+    assert table is not None, "no table named « Statistiques »"
+    return table
+
+
+def headers(page: Element) -> list[Element]:
+    return stats_table(page).find("thead").find_all("th")
+
+
+def header(page: Element, starts: str) -> Element:
+    (found,) = [th for th in headers(page) if visible_name(th).startswith(starts)]
+    return found
+
+
+def rows(page: Element) -> list[dict[str, str]]:
+    """Return each line of the table as {column header: cell text}."""
+    names = [visible_name(th) for th in headers(page)]
+    lines = []
+    for row in stats_table(page).find("tbody").find_all("tr"):
+        cells = [row.find("th"), *row.find_all("td")]
+        lines.append(dict(zip(names, (cell.text for cell in cells), strict=True)))
+    return lines
+
+
+def by_player(page: Element) -> dict[str, dict[str, str]]:
+    return {line["Joueur"].casefold(): line for line in rows(page)}
+
+
+def players_in_order(page: Element) -> list[str]:
+    return [line["Joueur"].casefold() for line in rows(page)]
+
+
+def sort_link(page: Element, column: str) -> dict[str, list[str]]:
+    """Return the query of the link in a column's header."""
+    anchor = header(page, column).find("a")
+    assert anchor is not None, f"the « {column} » header is not a link"
+    target = urlsplit(anchor.get("href"))
+    assert target.path == "/statistiques"
+    return parse_qs(target.query)
+
+
+def play_the_table(client) -> None:
+    """Two finished games, one in progress; names typed with different case and spaces."""
+    first = start_game(client, ["Alice", "Bob", "Carla"])
+    play_rounds(client, first, [30, 12, 0], [40, 0, 30])  # Alice 70 ends it, Bob wins with 12
+    second = start_game(client, ["  alice ", "BOB", "carla"])
+    play_rounds(client, second, [8, 10, 20], [60, 10, 0])  # alice 68; BOB and carla share at 20
+    in_progress = start_game(client, ["Alice", "Dan"])
+    play_rounds(client, in_progress, [50, 1])
+
+
+# --- Where it is and what it shows -------------------------------------------------------------
+
+
+def test_home_offers_the_statistics(client):
+    page = parse(client.get("/").data)
+
+    assert link(page, "Statistiques").get("href") == "/statistiques"
+
+
+def test_home_offers_the_statistics_during_a_game_too(client):
+    start_game(client, ["Alice", "Bob"])
+
+    assert link(parse(client.get("/").data), "Statistiques") is not None
+
+
+def test_no_finished_game_no_table_but_a_word_of_explanation(client):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [3, 4])
+
+    page = statistics(client)
+
+    assert table_named(page, "Statistiques") is None
+    assert "partie terminée" in page.find("main").text
+
+
+def test_the_table_has_one_row_per_player_and_the_promised_columns(client):
+    play_the_table(client)
+
+    page = statistics(client)
+
+    assert [visible_name(th) for th in headers(page)] == COLUMNS
+    assert all(th.get("scope") == "col" for th in headers(page))
+    assert sorted(by_player(page)) == ["alice", "bob", "carla"]  # Dan only played an unfinished game
+    assert all(row.find("th").get("scope") == "row"
+               for row in stats_table(page).find("tbody").find_all("tr"))
+
+
+def test_the_figures_of_each_player(client):
+    play_the_table(client)
+
+    figures = by_player(statistics(client))
+
+    assert figures["alice"] == {
+        "Joueur": figures["alice"]["Joueur"], "Parties jouées": "2", "Victoires": "0",
+        "Taux de victoire": "0 %", "Têtes par manche": "34,5", "Meilleur total": "68",
+        "Pire total": "70", "Pire manche": "60", "Manches à 0": "0", "Fins provoquées": "2",
+    }
+    assert figures["bob"] == {
+        "Joueur": figures["bob"]["Joueur"], "Parties jouées": "2", "Victoires": "2",
+        "Taux de victoire": "100 %", "Têtes par manche": "8,0", "Meilleur total": "12",
+        "Pire total": "20", "Pire manche": "12", "Manches à 0": "1", "Fins provoquées": "0",
+    }
+    assert figures["carla"] == {
+        "Joueur": figures["carla"]["Joueur"], "Parties jouées": "2", "Victoires": "1",
+        "Taux de victoire": "50 %", "Têtes par manche": "12,5", "Meilleur total": "20",
+        "Pire total": "30", "Pire manche": "30", "Manches à 0": "2", "Fins provoquées": "0",
+    }
+
+
+def test_a_name_is_shown_once_whatever_its_case_and_spaces(client):
+    play_the_table(client)
+
+    shown = [line["Joueur"] for line in rows(statistics(client))]
+
+    assert len(shown) == 3
+    assert all(name == name.strip() for name in shown)
+
+
+def test_a_shared_win_counts_for_each_winner(client):
+    public_id = start_game(client, ["Alice", "Bob", "Carla"])
+    play_rounds(client, public_id, [10, 10, 47], [10, 10, 20])
+
+    figures = by_player(statistics(client))
+
+    assert (figures["alice"]["Victoires"], figures["bob"]["Victoires"]) == ("1", "1")
+    assert figures["carla"]["Victoires"] == "0"
+
+
+def test_a_win_rate_of_two_thirds_is_rounded(client):
+    for heads in ([67, 1], [1, 67], [1, 67]):
+        play_rounds(client, start_game(client, ["Alice", "Bob"]), heads)
+
+    assert by_player(statistics(client))["alice"]["Taux de victoire"] == "67 %"
+
+
+def test_a_game_ended_by_an_edit_counts_and_one_reopened_does_not(client):
+    ended = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, ended, [10, 1])
+    reopened = start_game(client, ["Alice", "Carla"])
+    play_rounds(client, reopened, [70, 1])
+    page = parse(client.get(f"{game_url(ended)}/manches/1").data)
+    version = page.find("input", name="version").get("value")
+    client.post(f"{game_url(ended)}/manches/1", data={"version": version, "heads-0": "70",
+                                                      "heads-1": "1"})
+    client.post(f"{game_url(reopened)}/manches/annuler", data={"number": "1"})
+
+    assert sorted(by_player(statistics(client))) == ["alice", "bob"]
+
+
+def test_a_game_of_a_fixed_number_of_rounds_counts_without_crossings(client):
+    public_id = start_game(client, ["Alice", "Bob"], end="rounds", round_count="1")
+    play_rounds(client, public_id, [70, 1])
+
+    figures = by_player(statistics(client))
+
+    assert figures["bob"]["Victoires"] == "1"
+    assert figures["alice"]["Fins provoquées"] == "0"
+
+
+def test_another_device_sees_none_of_these_statistics(app, client):
+    play_the_table(client)
+    other = new_device(app)
+
+    page = statistics(other)
+
+    assert table_named(page, "Statistiques") is None
+    for name in ("Alice", "Bob", "Carla"):
+        assert name not in page.text
+
+
+def test_another_device_sees_only_its_own_games(app, client):
+    play_the_table(client)
+    other = new_device(app)
+    play_rounds(other, start_game(other, ["Zoé", "Alice"]), [1, 67])
+
+    figures = by_player(statistics(other))
+
+    assert sorted(figures) == ["alice", "zoé"]
+    assert figures["alice"]["Parties jouées"] == "1"
+
+
+def test_names_are_shown_as_text(client):
+    public_id = start_game(client, ["<b>Alice</b>", "Bob"])
+    play_rounds(client, public_id, [67, 1])
+
+    response = client.get("/statistiques")
+
+    assert b"<b>Alice</b>" not in response.data
+    assert "<b>alice</b>" in by_player(parse(response.data))
+
+
+# --- Sorting ------------------------------------------------------------------------------------
+
+
+def test_by_default_most_wins_first_and_the_column_says_so(client):
+    play_the_table(client)
+
+    page = statistics(client)
+
+    assert players_in_order(page) == ["bob", "carla", "alice"]
+    assert header(page, "Victoires").get("aria-sort") == "descending"
+    assert [th.get("aria-sort") for th in headers(page)].count(None) == len(COLUMNS) - 1
+
+
+def test_every_column_header_is_a_sorting_link(client):
+    play_the_table(client)
+
+    page = statistics(client)
+
+    keys = set()
+    for column in COLUMNS:
+        query = sort_link(page, column)
+        keys.add(query["tri"][0])
+    assert len(keys) == len(COLUMNS)
+
+
+def test_the_current_columns_link_reverses_the_order(client):
+    play_the_table(client)
+    page = statistics(client)
+
+    query = sort_link(page, "Victoires")
+    reversed_page = statistics(client, f"?tri={query['tri'][0]}&ordre={query['ordre'][0]}")
+
+    assert query["ordre"] == ["asc"]
+    assert players_in_order(reversed_page) == ["alice", "carla", "bob"]
+    assert header(reversed_page, "Victoires").get("aria-sort") == "ascending"
+    assert sort_link(reversed_page, "Victoires")["ordre"] == ["desc"]
+
+
+def test_following_the_player_column_link_sorts_by_name(client):
+    play_the_table(client)
+    query = sort_link(statistics(client), "Joueur")
+
+    page = statistics(client, f"?tri={query['tri'][0]}")
+
+    assert players_in_order(page) == ["alice", "bob", "carla"]
+    assert header(page, "Joueur").get("aria-sort") == "ascending"
+    assert header(page, "Victoires").get("aria-sort") is None
+    descending = statistics(client, f"?tri={query['tri'][0]}&ordre=desc")
+    assert players_in_order(descending) == ["carla", "bob", "alice"]
+    assert header(descending, "Joueur").get("aria-sort") == "descending"
+
+
+@pytest.mark.parametrize("column, ascending", [
+    ("Têtes par manche", ["bob", "carla", "alice"]),
+    ("Meilleur total", ["bob", "carla", "alice"]),
+    ("Pire manche", ["bob", "carla", "alice"]),
+    ("Manches à 0", ["alice", "bob", "carla"]),
+    ("Fins provoquées", ["bob", "carla", "alice"]),
+])
+def test_sorting_by_a_figure_both_ways(client, column, ascending):
+    play_the_table(client)
+    key = sort_link(statistics(client), column)["tri"][0]
+
+    up = statistics(client, f"?tri={key}&ordre=asc")
+    down = statistics(client, f"?tri={key}&ordre=desc")
+
+    assert players_in_order(up) == ascending
+    assert header(up, column).get("aria-sort") == "ascending"
+    assert [line[column] for line in rows(down)] == [line[column] for line in rows(up)][::-1]
+    assert header(down, column).get("aria-sort") == "descending"
+
+
+@pytest.mark.parametrize("query, order", [
+    ("?tri=inconnu", "descending"),
+    ("?tri=", "descending"),
+    ("?tri=%00", "descending"),
+    ("?tri=" + "z" * 5000, "descending"),
+    ("?tri=victoires&ordre=n", "descending"),
+    ("?tri=x&ordre=asc", "ascending"),
+    ("?ordre=asc&ordre=desc", "ascending"),
+], ids=["unknown", "empty", "nul", "very long", "unknown order", "unknown column asc", "repeated"])
+def test_an_unknown_sort_falls_back_to_wins(client, query, order):
+    play_the_table(client)
+
+    page = statistics(client, query)
+
+    most_wins_first = ["bob", "carla", "alice"]
+    expected = most_wins_first if order == "descending" else most_wins_first[::-1]
+    assert players_in_order(page) == expected
+    assert [(visible_name(th), th.get("aria-sort")) for th in headers(page) if th.get("aria-sort")] \
+        == [("Victoires", order)]
+
+
+def test_the_table_can_scroll_sideways_on_a_phone_inside_a_named_region(client):
+    play_the_table(client)
+
+    page = statistics(client)
+
+    region = page.find(role="region")
+    assert region is not None and region.get("tabindex") == "0"
+    assert page.by_id(region.get("aria-labelledby")).text == "Statistiques"
+    assert region.find("table") is not None

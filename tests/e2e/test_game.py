@@ -102,6 +102,7 @@ def test_cancelling_the_last_round_after_the_end_reopens_the_game(page: Page):
     expect(game.round_line(1)).to_be_visible()
     expect(game.validate).to_be_visible()
     game.expect_totals({"Alice": 30, "Bruno": 2})
+    expect(game.heads_field("Alice")).to_be_focused()
     assert game.was_not_reloaded(), "cancelling reloaded the page instead of swapping it"
 
     game.play_round_with_keyboard(names, [5, 6], 2)  # the reopened game goes on
@@ -120,6 +121,7 @@ def test_a_refused_round_keeps_what_was_typed_and_says_why(page: Page):
     expect(game.alert).to_be_visible()
     expect(alice).to_have_attribute("aria-invalid", "true")
     expect(alice).to_have_accessible_description(re.compile(r"au plus 97"))
+    expect(alice).to_be_focused()  # straight back to the value to fix
     for name, typed in zip(names, ["98", "5", "3"]):
         expect(game.heads_field(name)).to_have_value(typed)
     for name in ["Bruno", "Chloé"]:
@@ -147,6 +149,22 @@ def test_a_round_above_the_most_heads_in_play_is_refused_as_a_whole(page: Page):
         expect(game.heads_field(name)).to_have_value(typed)
     expect(game.round_line(1)).to_have_count(0)
     game.expect_totals(dict.fromkeys(names, 0))
+
+
+def test_a_double_tap_on_valider_records_the_round_once(page: Page):
+    names = ["Alice", "Bruno"]
+    game = start(page, names)
+    for name, value in zip(names, [3, 4]):
+        game.heads_field(name).fill(str(value))
+
+    game.validate.dblclick()
+
+    expect(game.round_line(1)).to_be_visible()
+    page.wait_for_load_state("networkidle")  # let the second tap's request finish too
+    page.reload()
+    expect(game.round_line(1)).to_be_visible()
+    expect(game.round_line(2)).to_have_count(0)
+    game.expect_totals({"Alice": 3, "Bruno": 4})
 
 
 def test_another_device_gets_404_on_a_game_address(page: Page, new_context):

@@ -6,6 +6,7 @@ stopped (or killed, with its whole process group) when its test ends.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -76,14 +77,12 @@ class Database:
         return sa.create_engine(self.url, poolclass=sa.pool.NullPool)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def served_database(request, tmp_path) -> Iterator[Database]:
-    """Yield an empty database of each backend, migrated by `flask db upgrade`."""
-    if request.param == "sqlite":
-        path = tmp_path / "counter.sqlite"
-        database = Database("sqlite", f"sqlite:///{path}", path)
-        migrate(server_env(database.url, tmp_path / "instance"), tmp_path / "migrate.log")
-        yield database
+@contextlib.contextmanager
+def empty_database(backend: str, directory: Path) -> Iterator[Database]:
+    """Make an empty database of a backend (SQLite file, or a new PostgreSQL database), then drop it."""
+    if backend == "sqlite":
+        path = directory / "counter.sqlite"
+        yield Database("sqlite", f"sqlite:///{path}", path)
         return
     if not POSTGRES_URL:
         pytest.skip("PostgreSQL not tested: TEST_POSTGRES_URL is not set (scripts/start-postgres.sh)")
@@ -93,43 +92,50 @@ def served_database(request, tmp_path) -> Iterator[Database]:
         conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
     try:
         url = sa.make_url(POSTGRES_URL).set(database=name).render_as_string(hide_password=False)
-        database = Database("postgresql", url)
-        migrate(server_env(database.url, tmp_path / "instance"), tmp_path / "migrate.log")
-        yield database
+        yield Database("postgresql", url)
     finally:
         with admin.connect() as conn:
             conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
 
 
-class Gunicorn:
-    """The real server, as `make run` starts it, in its own process group so it can be killed whole."""
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def served_database(request, tmp_path_factory) -> Iterator[Database]:
+    """Yield a database of each backend migrated by `flask db upgrade`, for a test module."""
+    directory = tmp_path_factory.mktemp(request.param)
+    with empty_database(request.param, directory) as database:
+        migrate(server_env(database.url, directory / "instance"), directory / "migrate.log")
+        yield database
 
-    def __init__(self, env: Mapping[str, str], log: Path, *, workers: int, port: int | None = None):
+
+class Server:
+    """A server command run in its own process group, so that it can be killed whole."""
+
+    def __init__(self, command: Sequence[str], env: Mapping[str, str], log: Path, port: int):
+        self.command = list(command)
         self.env = dict(env)
         self.log = log
-        self.workers = workers
-        self.port = port or free_port()
+        self.port = port
         self.process: subprocess.Popen | None = None
+        self.returncode: int | None = None
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, *, ready_within: float = 30.0) -> None:
-        command = [
-            str(BIN / "gunicorn"), "--workers", str(self.workers),
-            "--bind", f"127.0.0.1:{self.port}", "--access-logfile", "-",
-        ]
-        if _gunicorn_has_control_socket():
-            command.append("--no-control-socket")  # servers of parallel tests must not share one
+    def launch(self) -> subprocess.Popen:
+        """Start the command without waiting for it to serve."""
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
-                [*command, "app:create_app()"],
-                cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT,
+                self.command, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT,
                 start_new_session=True,  # its own process group: master and workers die together
             )
-        wait_until_healthy(self.url, within=ready_within, process=self.process, log=self.log)
+        return self.process
+
+    def start(self, *, ready_within: float = 60.0) -> None:
+        """Start the command and wait until /healthz answers 200."""
+        process = self.launch()
+        wait_until_healthy(self.url, within=ready_within, process=process, log=self.log)
 
     def kill(self) -> None:
         """SIGKILL the master and every worker at once, as a power cut or an OOM kill would."""
@@ -138,7 +144,7 @@ class Gunicorn:
             os.killpg(self.process.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-        self.process.wait(timeout=10)
+        self.returncode = self.process.wait(timeout=10)
         _wait_for_group_to_end(self.process.pid, within=10)
         self.process = None
 
@@ -148,11 +154,28 @@ class Gunicorn:
             return
         try:
             os.killpg(self.process.pid, signal.SIGTERM)
-            self.process.wait(timeout=30)
+            self.returncode = self.process.wait(timeout=30)
             _wait_for_group_to_end(self.process.pid, within=10)
             self.process = None
         except (ProcessLookupError, subprocess.TimeoutExpired):
             self.kill()
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+
+class Gunicorn(Server):
+    """The real server as `make run` starts it: gunicorn with sync workers and an access log."""
+
+    def __init__(self, env: Mapping[str, str], log: Path, *, workers: int, port: int | None = None):
+        port = port or free_port()
+        command = [
+            str(BIN / "gunicorn"), "--workers", str(workers),
+            "--bind", f"127.0.0.1:{port}", "--access-logfile", "-",
+        ]
+        if _gunicorn_has_control_socket():
+            command.append("--no-control-socket")  # servers of parallel tests must not share one
+        super().__init__([*command, "app:create_app()"], env, log, port)
 
 
 @functools.cache
@@ -206,23 +229,18 @@ def _tail(log: Path | None) -> str:
     return log.read_text(errors="replace")[-4000:]
 
 
-@pytest.fixture
-def start_server(tmp_path) -> Iterator:
-    """Start gunicorn on a database; every server started is stopped after the test."""
-    servers: list[Gunicorn] = []
-
-    def start(database: Database, *, workers: int = 4, **env: str) -> Gunicorn:
-        server = Gunicorn(
-            server_env(database.url, tmp_path / "instance", **env),
-            tmp_path / f"gunicorn-{len(servers)}.log",
-            workers=workers,
-        )
-        servers.append(server)
+@contextlib.contextmanager
+def running_server(database: Database, directory: Path, *, workers: int,
+                   **env: str) -> Iterator[Gunicorn]:
+    """Run gunicorn on a database for the duration of a `with` block."""
+    server = Gunicorn(
+        server_env(database.url, directory / "instance", **env), directory / "gunicorn.log",
+        workers=workers,
+    )
+    try:
         server.start()
-        return server
-
-    yield start
-    for server in servers:
+        yield server
+    finally:
         server.stop()
 
 

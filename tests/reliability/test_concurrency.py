@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import requests
 
-from .conftest import Phone, round_form, stored_games
+from .conftest import Phone, round_form, running_server, stored_games
 
 pytestmark = pytest.mark.slow
 
@@ -29,8 +29,14 @@ def _all_at_once(calls: Sequence[Callable[[], requests.Response]]) -> list[reque
         return list(pool.map(run, calls))
 
 
-def test_fifty_taps_on_the_same_round_record_it_once(served_database, start_server):
-    server = start_server(served_database, workers=4)
+@pytest.fixture(scope="module")
+def server(served_database, tmp_path_factory):
+    """Gunicorn with 4 workers, shared by the tests of a backend: each plays its own games."""
+    with running_server(served_database, tmp_path_factory.mktemp("server"), workers=4) as server:
+        yield server
+
+
+def test_fifty_taps_on_the_same_round_record_it_once(server, served_database):
     phone = Phone(server.url)
     game = phone.start_game(["Ana", "Bob", "Chloé"])
     token, number = phone.open_game(game)
@@ -53,8 +59,7 @@ def test_fifty_taps_on_the_same_round_record_it_once(served_database, start_serv
     assert stored.heads(number) == recorded[0]
 
 
-def test_fifty_tables_recording_at_once_all_keep_their_round(served_database, start_server):
-    server = start_server(served_database, workers=4)
+def test_fifty_tables_recording_at_once_all_keep_their_round(server, served_database):
     tables = [Phone(server.url) for _ in range(CONCURRENT)]
     games = [table.start_game([f"Joueur {t}", "Bob"]) for t, table in enumerate(tables)]
     forms = [table.open_game(game) for table, game in zip(tables, games, strict=True)]

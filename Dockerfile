@@ -1,0 +1,40 @@
+# The counter in production: a slim image, a non-root user, migrations then gunicorn.
+#
+#   docker build -t six-qui-prend .
+#   docker run -p 8000:8000 -e SECRET_KEY=... -v sqp-data:/data six-qui-prend
+#
+# With PostgreSQL: compose.yaml (docs/reliability.md). Settings are environment variables:
+# DATABASE_URL (default: SQLite in /data), SECRET_KEY (required), PORT (8000),
+# WEB_CONCURRENCY (gunicorn workers, 2), PROXY_FIX=1 behind a reverse proxy,
+# RATELIMIT_STORAGE_URI (redis://… to share rate limits between workers and replicas).
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+RUN useradd --create-home --uid 10001 --user-group counter \
+    && mkdir /data \
+    && chown counter:counter /data
+
+WORKDIR /srv/six-qui-prend
+COPY . .
+# Editable, so that app/ keeps finding templates/, static/ and migrations/ beside it (ROOT in
+# app/__init__.py); a plain `pip install .` copies app/ alone into site-packages, without them.
+RUN pip install --editable . \
+    && chmod 0755 docker-entrypoint.sh
+
+USER counter
+ENV PRODUCTION=1 \
+    INSTANCE_PATH=/data \
+    PORT=8000 \
+    WEB_CONCURRENCY=2
+VOLUME ["/data"]
+EXPOSE 8000
+
+# /healthz answers 200 only when the database answers. Python, since the slim image has no curl.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+    CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('PORT', '8000'), timeout=4)"]
+
+ENTRYPOINT ["./docker-entrypoint.sh"]

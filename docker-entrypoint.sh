@@ -1,0 +1,12 @@
+#!/bin/sh
+# Start the counter as the container does: apply the migrations, then become gunicorn (so that it
+# gets the container's signals). HOST, PORT and WEB_CONCURRENCY come from the environment.
+set -eu
+
+flask --app app db upgrade
+
+exec gunicorn \
+    --bind "${HOST:-0.0.0.0}:${PORT:-8000}" \
+    --workers "${WEB_CONCURRENCY:-2}" \
+    --access-logfile - \
+    "app:create_app()"

@@ -1,0 +1,464 @@
+"""Export of games (CSV, JSON) and import of the JSON, through HTTP on both backends.
+
+A second test client with no cookies is another phone: games go from one to the other by file.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from werkzeug.http import parse_options_header
+
+from .actions import count_rows, dump, game_page, game_url, new_device, play_rounds, start_game
+from .html import Element, button, field_labelled, form_of, link, parse, round_lines, status_text, totals
+
+
+def export_game(client, public_id: str, kind: str):
+    return client.get(f"{game_url(public_id)}/export.{kind}")
+
+
+def export_all(client, kind: str):
+    return client.get(f"/historique/export.{kind}")
+
+
+def exported_games(client) -> list[dict]:
+    response = export_all(client, "json")
+    assert response.status_code == 200
+    return json.loads(response.data)["games"]
+
+
+def import_file(client, data: bytes, filename: str = "parties.json"):
+    return client.post("/historique/import", data={"fichier": (io.BytesIO(data), filename)},
+                       content_type="multipart/form-data")
+
+
+def history(client) -> Element:
+    response = client.get("/historique")
+    assert response.status_code == 200
+    return parse(response.data)
+
+
+def history_links(client) -> list[str]:
+    """The addresses of the games listed in the history, newest first."""
+    listing = history(client).find("ol", class_="history")
+    return [] if listing is None else [a.get("href") for a in listing.find_all("a")]
+
+
+def read_csv(response) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(response.get_data(as_text=True))))
+
+
+def attachment_name(response) -> str:
+    disposition, options = parse_options_header(response.headers["Content-Disposition"])
+    assert disposition == "attachment"
+    return options["filename"]
+
+
+def what_a_player_sees(client, address: str) -> dict:
+    page = parse(client.get(address).data)
+    return {
+        "rounds": round_lines(page),
+        "totals": totals(page),
+        "result": status_text(page),
+        "rule": page.find(class_="rule-in-force").text,
+        "over": form_of(page, "Valider la manche") is None,
+    }
+
+
+def play_a_table(client) -> list[str]:
+    """Three games, oldest first: finished by default, finished with a variant, in progress."""
+    first = start_game(client, ["Alice", "Bob", "Carla"])
+    play_rounds(client, first, [10, 20, 3], [50, 8, 30], [12, 0, 9])
+    second = start_game(client, ["Dan", "Eve"], end="rounds", round_count="2", pro="y")
+    play_rounds(client, second, [4, 4], [1, 2])
+    third = start_game(client, ["Fay", "Gus", "Hal", "Ivy"], end="other_limit", limit="120")
+    play_rounds(client, third, [80, 1, 2, 3])
+    return [first, second, third]
+
+
+# --- What the pages offer ------------------------------------------------------------------------
+
+
+def test_a_game_page_offers_both_exports(client):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [1, 2])
+
+    page = game_page(client, public_id)
+
+    assert link(page, "Exporter en CSV").get("href") == f"{game_url(public_id)}/export.csv"
+    assert link(page, "Exporter en JSON").get("href") == f"{game_url(public_id)}/export.json"
+
+
+def test_the_history_offers_to_export_everything_and_to_import(client):
+    page = history(client)
+
+    assert link(page, "Exporter toutes les parties").get("href") == "/historique/export.json"
+    form = form_of(page, "Importer")
+    assert form.get("method") == "post" and form.get("action") == "/historique/import"
+    assert form.get("enctype") == "multipart/form-data"
+    assert form.find("legend").text == "Importer des parties"
+    field = field_labelled(form, "Fichier de parties")
+    assert field.get("type") == "file" and field.get("name") == "fichier"
+
+
+# --- Export --------------------------------------------------------------------------------------
+
+
+def test_a_game_as_csv_downloads_a_row_per_round(client):
+    public_id = start_game(client, ["Alice", "Bob", "Carla"])
+    play_rounds(client, public_id, [10, 20, 3], [50, 8, 30])
+
+    response = export_game(client, public_id, "csv")
+
+    assert response.status_code == 200
+    assert response.mimetype == "text/csv" and response.mimetype_params["charset"] == "utf-8"
+    assert attachment_name(response).endswith(".csv")
+    assert read_csv(response) == [
+        ["Manche", "Alice", "Bob", "Carla"], ["1", "10", "20", "3"], ["2", "50", "8", "30"],
+    ]
+
+
+def test_a_game_as_json_downloads_its_players_rounds_and_rules(client):
+    public_id = start_game(client, ["Alice", "Bob"], end="at_or_above", pro="y")
+    play_rounds(client, public_id, [10, 20], [30, 3])
+
+    response = export_game(client, public_id, "json")
+
+    assert response.status_code == 200
+    assert response.mimetype == "application/json"
+    assert attachment_name(response).endswith(".json")
+    document = json.loads(response.data)
+    assert (document["format"], document["version"]) == ("six-qui-prend", 1)
+    (game,) = document["games"]
+    assert game["id"] == public_id
+    assert game["players"] == ["Alice", "Bob"]
+    assert game["rounds"] == [[10, 20], [30, 3]]
+    assert game["rules"] == {"end": "at_or_above", "limit": 66, "round_count": None, "pro": True}
+    assert game["finished_at"] is None and game["winners"] == []
+
+
+def test_a_finished_game_exports_its_end_and_winners(client):
+    public_id = start_game(client, ["Alice", "Bob", "Carla"])
+    play_rounds(client, public_id, [70, 5, 5])
+
+    (game,) = json.loads(export_game(client, public_id, "json").data)["games"]
+
+    assert game["finished_at"] is not None
+    assert game["winners"] == ["Bob", "Carla"]
+    assert game["totals"] == [70, 5, 5]
+
+
+def test_all_games_as_json_are_this_devices_oldest_first(app, client):
+    ids = play_a_table(client)
+    other = new_device(app)
+    start_game(other, ["Zoé", "Yann"])
+
+    response = export_all(client, "json")
+
+    assert response.mimetype == "application/json"
+    assert attachment_name(response).endswith(".json")
+    games = json.loads(response.data)["games"]
+    assert [g["id"] for g in games] == ids
+    assert all("Zoé" not in g["players"] for g in games)
+
+
+def test_all_games_as_csv_have_a_row_per_round_of_every_game(client):
+    first, second, third = play_a_table(client)
+
+    response = export_all(client, "csv")
+
+    assert response.mimetype == "text/csv"
+    assert attachment_name(response).endswith(".csv")
+    rows = read_csv(response)
+    assert rows[0][:5] == ["Partie", "Date", "Manche", "Joueur 1", "Têtes 1"]
+    assert [(r[0], r[2]) for r in rows[1:]] == [
+        (first, "1"), (first, "2"), (first, "3"), (second, "1"), (second, "2"), (third, "1"),
+    ]
+    assert rows[-1][3:] == ["Fay", "80", "Gus", "1", "Hal", "2", "Ivy", "3"]
+
+
+def test_a_new_device_exports_an_empty_list(app):
+    other = new_device(app)
+
+    assert exported_games(other) == []
+    assert read_csv(export_all(other, "csv"))[1:] == []
+
+
+@pytest.mark.parametrize("kind", ["csv", "json"])
+def test_another_devices_game_cannot_be_exported(app, client, kind):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [1, 2])
+    other = new_device(app)
+    other.get("/")
+
+    response = export_game(other, public_id, kind)
+
+    assert response.status_code == 404
+    assert b"Alice" not in response.data
+
+
+@pytest.mark.parametrize("path", ["/parties/{id}/export.xml", "/parties/{id}/export.",
+                                  "/historique/export.txt", "/parties/inconnue/export.json"])
+def test_unknown_exports_are_not_found(client, path):
+    public_id = start_game(client, ["Alice", "Bob"])
+
+    assert client.get(path.format(id=public_id)).status_code == 404
+
+
+def test_names_are_written_as_they_are_in_the_json(client):
+    public_id = start_game(client, ["Zoé « la reine »", 'Le "Boss"'])
+    play_rounds(client, public_id, [1, 2])
+
+    (game,) = json.loads(export_game(client, public_id, "json").data)["games"]
+
+    assert game["players"] == ["Zoé « la reine »", 'Le "Boss"']
+
+
+# --- Import --------------------------------------------------------------------------------------
+
+
+def test_games_move_to_another_phone_as_they_were(app, client):
+    play_a_table(client)
+    exported = export_all(client, "json").data
+    phone = new_device(app)
+
+    response = import_file(phone, exported)
+
+    assert response.status_code == 303 and response.headers["Location"] == "/historique"
+    assert "3 parties importées" in status_text(history(phone))
+    theirs, ours = history_links(phone), history_links(client)
+    assert len(theirs) == len(ours) == 3
+    for mine, copied in zip(ours, theirs, strict=True):
+        assert mine != copied
+        assert what_a_player_sees(phone, copied) == what_a_player_sees(client, mine)
+
+
+def test_an_imported_game_in_progress_can_be_played_on(app, client):
+    public_id = start_game(client, ["Alice", "Bob"], end="other_limit", limit="30")
+    play_rounds(client, public_id, [20, 1])
+    phone = new_device(app)
+    import_file(phone, export_game(client, public_id, "json").data)
+    (copied,) = history_links(phone)
+
+    play_rounds(phone, copied.removeprefix("/parties/"), [11, 1])
+
+    seen = what_a_player_sees(phone, copied)
+    assert seen["over"] and "Bob" in seen["result"]
+    assert round_lines(game_page(client, public_id)) == [[20, 1]]  # the original is untouched
+
+
+def test_imported_games_count_in_the_statistics_of_the_new_phone(app, client):
+    play_a_table(client)
+    phone = new_device(app)
+    import_file(phone, export_all(client, "json").data)
+
+    assert phone.get("/statistiques").data == client.get("/statistiques").data
+
+
+def test_importing_the_same_file_twice_adds_nothing_the_second_time(app, client):
+    play_a_table(client)
+    exported = export_all(client, "json").data
+    phone = new_device(app)
+    import_file(phone, exported)
+    before = dump(app)
+
+    response = import_file(phone, exported)
+
+    assert response.status_code == 303
+    notice = status_text(history(phone))  # the message is shown once, on the next page
+    assert "Aucune partie importée" in notice and "3 déjà présentes" in notice
+    assert dump(app) == before
+    assert len(history_links(phone)) == 3
+
+
+def test_importing_a_devices_own_export_adds_nothing(app, client):
+    play_a_table(client)
+    before = dump(app)
+
+    response = import_file(client, export_all(client, "json").data)
+
+    assert response.status_code == 303
+    assert dump(app) == before
+
+
+def test_a_game_that_went_there_and_back_is_not_duplicated(app, client):
+    play_a_table(client)
+    phone = new_device(app)
+    import_file(phone, export_all(client, "json").data)
+    before = dump(app)
+
+    import_file(client, export_all(phone, "json").data)
+
+    assert dump(app) == before
+    assert len(history_links(client)) == 3
+
+
+def test_only_the_games_not_there_yet_are_added(app, client):
+    first, second, _ = play_a_table(client)
+    phone = new_device(app)
+    import_file(phone, export_game(client, first, "json").data)
+
+    import_file(phone, export_all(client, "json").data)
+
+    notice = status_text(history(phone))  # the message is shown once, on the next page
+    assert "2 parties importées" in notice and "1 déjà présente" in notice
+    assert len(history_links(phone)) == 3
+
+
+def test_a_game_twice_in_the_same_file_is_added_once(app, client):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [1, 2])
+    document = json.loads(export_game(client, public_id, "json").data)
+    document["games"] *= 2
+    phone = new_device(app)
+
+    import_file(phone, json.dumps(document).encode())
+
+    assert len(history_links(phone)) == 1
+
+
+def test_importing_then_exporting_gives_back_the_same_games(app, client):
+    play_a_table(client)
+    original = exported_games(client)
+    phone = new_device(app)
+
+    import_file(phone, export_all(client, "json").data)
+
+    assert exported_games(phone) == original
+
+
+def test_an_import_goes_to_the_importing_device_only(app, client):
+    play_a_table(client)
+    exported = export_all(client, "json").data
+    phone, bystander = new_device(app), new_device(app)
+
+    import_file(phone, exported)
+
+    assert history_links(bystander) == []
+    assert exported_games(bystander) == []
+
+
+# --- Refused imports ---------------------------------------------------------------------------
+
+
+def refused_import(app, client, data: bytes, filename: str = "parties.json") -> Element:
+    before = dump(app)
+    response = import_file(client, data, filename)
+    assert response.status_code == 422
+    assert dump(app) == before
+    page = parse(response.data)
+    field = field_labelled(page, "Fichier de parties")
+    assert field.get("aria-invalid") == "true"
+    assert page.by_id(field.get("aria-describedby")) is not None
+    return page
+
+
+def alert_text(page: Element) -> str:
+    alert = page.find(role="alert")
+    assert alert is not None, "the refusal is not announced"
+    return alert.text
+
+
+def test_a_wrong_round_refuses_the_whole_file_naming_the_game_and_the_round(app, client):
+    play_a_table(client)
+    document = json.loads(export_all(client, "json").data)
+    document["games"][2]["rounds"].append([1, 2, 3, 200])
+    phone = new_device(app)
+
+    page = refused_import(app, phone, json.dumps(document).encode())
+
+    text = alert_text(page)
+    assert "Rien n’a été importé" in text
+    assert "Partie 3" in text and "Fay" in text and "manche 2" in text
+    assert history_links(phone) == []
+
+
+def test_a_wrong_game_keeps_the_good_ones_out_too(app, client):
+    play_a_table(client)
+    document = json.loads(export_all(client, "json").data)
+    document["games"][0]["players"] = ["Seul"]
+    phone = new_device(app)
+
+    page = refused_import(app, phone, json.dumps(document).encode())
+
+    assert "Partie 1" in alert_text(page)
+    assert exported_games(phone) == []
+
+
+@pytest.mark.parametrize("data, says", [
+    (b"ceci n'est pas du JSON", "JSON"),
+    (b'{"format": "autre", "version": 1, "games": []}', "6 qui prend"),
+    (b'{"format": "six-qui-prend", "version": 99, "games": []}', "Version"),
+    ("Manche,Alice,Bob\n1,3,4\n".encode(), "JSON"),
+], ids=["not json", "another format", "another version", "the csv export"])
+def test_a_file_that_is_not_an_export_is_refused(app, client, data, says):
+    page = refused_import(app, client, data)
+
+    assert says in alert_text(page)
+
+
+def test_the_csv_export_cannot_be_imported(app, client):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [1, 2])
+
+    page = refused_import(app, client, export_game(client, public_id, "csv").data, "partie.csv")
+
+    assert "JSON" in alert_text(page)
+
+
+def test_sending_no_file_is_refused_with_a_message(app, client):
+    before = dump(app)
+
+    response = client.post("/historique/import", data={}, content_type="multipart/form-data")
+
+    assert response.status_code == 422
+    assert "Choisissez un fichier" in alert_text(parse(response.data))
+    assert dump(app) == before
+
+
+def test_an_empty_file_is_refused(app, client):
+    page = refused_import(app, client, b"")
+
+    assert "Choisissez un fichier" in alert_text(page)
+
+
+def test_the_refusal_page_still_lists_the_devices_games(app, client):
+    play_a_table(client)
+
+    page = refused_import(app, client, b"[]")
+
+    assert len(page.find("ol", class_="history").find_all("li")) == 3
+    assert button(page, "Importer") is not None
+
+
+def test_a_file_over_the_size_limit_is_refused(app, client):
+    start_game(client, ["Alice", "Bob"])
+    before = dump(app)
+
+    response = import_file(client, b" " * (app.config["MAX_CONTENT_LENGTH"] + 1))
+
+    assert response.status_code == 413
+    assert dump(app) == before
+
+
+@pytest.mark.parametrize("app_settings", [{"WTF_CSRF_ENABLED": True}], ids=["csrf"])
+def test_an_import_needs_the_forms_security_token(app, client, app_settings):
+    token = form_of(history(client), "Importer").find("input", name="csrf_token").get("value")
+    document = {"format": "six-qui-prend", "version": 1, "games": [{
+        "id": "from-a-file", "created_at": "2026-11-29T19:05:00Z", "finished_at": None,
+        "rules": {"end": "above", "limit": 66, "round_count": None, "pro": False},
+        "players": ["Alice", "Bob"], "rounds": [[1, 2]],
+    }]}
+    data = json.dumps(document).encode()
+
+    refused = import_file(client, data)
+
+    assert refused.status_code == 400
+    assert count_rows(app, "game") == 0
+    accepted = client.post("/historique/import", content_type="multipart/form-data",
+                           data={"fichier": (io.BytesIO(data), "p.json"), "csrf_token": token})
+    assert accepted.status_code == 303
+    assert count_rows(app, "game") == 1

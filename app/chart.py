@@ -47,10 +47,13 @@ class Chart:
 
 
 def _nice_step(top: int) -> int:
-    for step in (5, 10, 20, 25, 50, 100):
-        if top / step <= 6:
-            return step
-    return 200
+    """Return a round step (5, 10, 20, 25, 50, 100, 200, 250, 500, 1000…) giving at most 6 labels."""
+    scale = 1
+    while True:
+        for step in (5 * scale, 10 * scale, 20 * scale, 25 * scale, 50 * scale):
+            if top / step <= 6:
+                return step
+        scale *= 10
 
 
 def score_chart(sheet: Scoresheet) -> Chart | None:

@@ -28,12 +28,14 @@ csrf = CSRFProtect()
 
 
 def _limit_key() -> str:
-    # Keyed on the device and the address together: one table cannot exhaust another's allowance
-    # behind the same café router, and clearing cookies does not reset it.
-    from app.device import current_device_hash
+    # Per device and address: tables sharing a café's address each get their own allowance, but
+    # only for a device token this server issued (signed). Made-up or missing cookies all share
+    # the address's allowance, so sending a new random cookie with each request gains nothing.
     from flask import request
 
-    return f"{request.remote_addr}:{current_device_hash() or '-'}"
+    from app.device import issued_device_hash
+
+    return f"{request.remote_addr}:{issued_device_hash() or '-'}"
 
 
 limiter = Limiter(key_func=_limit_key)

@@ -6,6 +6,7 @@ for the same game (a double tap, two tabs, a retry) are applied one after the ot
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -17,6 +18,9 @@ from app import rules
 from app.extensions import db
 from app.models import Game, Player, Round, utcnow
 from app.transfer import ImportedGame
+
+
+PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # the alphabet of secrets.token_urlsafe
 
 
 class GameNotFound(Exception):
@@ -49,7 +53,7 @@ def _begin_write() -> None:
 
 def get_game(public_id: str, device_hash: str | None, *, for_update: bool = False) -> Game:
     """Return the device's game with its players and rounds, or raise GameNotFound."""
-    if device_hash is None or not public_id.isascii() or len(public_id) > 32:
+    if device_hash is None or not PUBLIC_ID.fullmatch(public_id):
         raise GameNotFound(public_id)
     query = select(Game).where(Game.public_id == public_id, Game.device_hash == device_hash)
     if for_update:
@@ -114,16 +118,18 @@ def edit_round(game: Game, number: int, version: int | None, typed: Sequence[str
     """Replace the heads of round `number` of a locked game, checked like a new round.
 
     The end is recomputed: an edit can end the game or reopen it. Raise GameChanged if the game
-    changed since the form was shown, InvalidRound if the heads cannot be, GameNotFound if there
-    is no such round.
+    changed since the form was shown, InvalidRound if the heads cannot be, GameOver if they would
+    have ended the game before its last round, GameNotFound if there is no such round.
     """
     round_ = next((r for r in game.rounds if r.number == number), None)
     if round_ is None:
         raise GameNotFound(f"{game.public_id} round {number}")
     if version != game.version:
         raise GameChanged(number)
-    round_.heads = rules.check_round(typed, [p.name for p in game.players], game.pro)
-    over = game.scoresheet.is_over
+    sheet = game.scoresheet
+    heads = rules.check_round(typed, sheet.players, game.pro)
+    over = sheet.with_round_replaced(number, heads).is_over
+    round_.heads = heads
     game.finished_at = (game.finished_at or utcnow()) if over else None
     game.version += 1
     db.session.flush()

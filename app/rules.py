@@ -107,7 +107,9 @@ def seat_players(typed: Sequence[str]) -> list[str]:
     seat_errors: dict[int, str] = {}
     first_seen: dict[str, int] = {}
     for index, name in seated:
-        if len(name) > MAX_NAME_LENGTH:
+        if any(unicodedata.category(char) in ("Cc", "Cs") for char in name):
+            seat_errors[index] = "Ce nom contient un caractère invisible ou invalide : retapez-le."
+        elif len(name) > MAX_NAME_LENGTH:
             seat_errors[index] = (
                 f"Ce nom fait {len(name)} caractères : {MAX_NAME_LENGTH} au plus."
             )
@@ -306,3 +308,20 @@ class Scoresheet:
 
     def with_round(self, heads_taken: Sequence[int]) -> Scoresheet:
         return Scoresheet(self.players, (*self.rounds, tuple(heads_taken)), self.rules)
+
+    def with_round_replaced(self, number: int, heads_taken: Sequence[int]) -> Scoresheet:
+        """Return the sheet with round `number` corrected, or raise GameOver.
+
+        A correction may end the game, but only at the last round: had the game ended earlier,
+        the rounds after it would never have been played.
+        """
+        rounds = list(self.rounds)
+        rounds[number - 1] = tuple(heads_taken)
+        sheet = Scoresheet(self.players, tuple(rounds), self.rules)
+        for played, running in enumerate(sheet.running_totals[:-1], start=1):
+            if self.rules.is_over(running, played):
+                raise GameOver(
+                    f"Avec ces têtes, la partie se serait terminée après la manche {played} : "
+                    f"annulez d’abord les manches suivantes, ou corrigez autrement."
+                )
+        return sheet

@@ -107,17 +107,25 @@ def _parse_time(value: Any) -> datetime | None:
     return moment
 
 
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _parse_rules(raw: Any) -> rules.GameRules:
     if not isinstance(raw, dict):
         raise ValueError("règles absentes")
+    limit = raw.get("limit", rules.DEFAULT_LIMIT)
+    round_count = raw.get("round_count")
+    pro = raw.get("pro", False)
+    if not _whole(limit) or not (round_count is None or _whole(round_count)):
+        raise ValueError("règles invalides : la limite et le nombre de manches sont des entiers")
+    if not isinstance(pro, bool):
+        raise ValueError("règles invalides : « pro » vaut true ou false")
     try:
         return rules.GameRules(
-            end=rules.EndRule(raw.get("end", "above")),
-            limit=int(raw.get("limit", rules.DEFAULT_LIMIT)),
-            round_count=None if raw.get("round_count") is None else int(raw["round_count"]),
-            pro=bool(raw.get("pro", False)),
+            end=rules.EndRule(raw.get("end", "above")), limit=limit, round_count=round_count, pro=pro
         )
-    except (ValueError, TypeError, rules.InvalidGameRules) as error:
+    except (ValueError, rules.InvalidGameRules) as error:
         raise ValueError(f"règles de fin de partie invalides ({error})") from error
 
 
@@ -125,7 +133,7 @@ def _parse_game(raw: Any) -> ImportedGame:
     if not isinstance(raw, dict):
         raise ValueError("ce n’est pas une partie")
     origin = raw.get("id")
-    if not isinstance(origin, str) or not 1 <= len(origin) <= 64:
+    if not isinstance(origin, str) or not 1 <= len(origin) <= 64 or not origin.isprintable():
         raise ValueError("identifiant absent ou invalide")
     created = _parse_time(raw.get("created_at"))
     if created is None:
@@ -145,14 +153,14 @@ def _parse_game(raw: Any) -> ImportedGame:
         raise ValueError("liste des manches invalide")
     sheet = rules.Scoresheet(tuple(players), (), game_rules)
     for number, heads in enumerate(rounds, start=1):
-        if not isinstance(heads, list) or len(heads) != len(players) or not all(
-            isinstance(h, int) and not isinstance(h, bool) for h in heads
-        ):
+        if not isinstance(heads, list) or len(heads) != len(players) or not all(map(_whole, heads)):
             raise ValueError(f"manche {number} : il faut un nombre entier par joueur")
         try:
-            checked = rules.check_round([str(h) for h in heads], players, game_rules.pro)
+            checked = sheet.check_round([str(h) for h in heads])
         except rules.InvalidRound as error:
             raise ValueError(f"manche {number} : {error}") from error
+        except rules.GameOver:
+            raise ValueError(f"manche {number} : la partie était déjà terminée") from None
         sheet = sheet.with_round(checked)
     finished = (_parse_time(raw.get("finished_at")) or created) if sheet.is_over else None
     return ImportedGame(origin, created, finished, game_rules, sheet)

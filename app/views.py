@@ -149,6 +149,8 @@ def edit_round(public_id: str, number: int):
         return _edit_form_again(found, number, typed, {}, [GAME_CHANGED], status=409)
     except rules.InvalidRound as error:
         return _edit_form_again(found, number, typed, error.player_errors, error.round_errors, 422)
+    except rules.GameOver as error:
+        return _edit_form_again(found, number, typed, {}, [str(error)], 422)
     db.session.commit()
     flash(f"Manche {number} modifiée.", "info")
     return redirect(url_for("counter.game", public_id=public_id), 303)
@@ -182,7 +184,7 @@ def rematch(public_id: str):
 @bp.get("/historique")
 def history():
     """List this device's games, newest first, a page at a time."""
-    page = request.args.get("page", default=1, type=int) or 1
+    page = min(max(request.args.get("page", default=1, type=int) or 1, 1), 100_000)
     result = games.history(current_device_hash(), page, current_app.config["HISTORY_PAGE_SIZE"])
     return render_template("history.html", history=result)
 

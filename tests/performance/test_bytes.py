@@ -29,13 +29,7 @@ GAMES = [
     pytest.param((5, 10), id="5-players-10-rounds"),
     pytest.param((10, 20), id="10-players-20-rounds"),
 ]
-CHART_TOO_HEAVY = pytest.mark.xfail(
-    strict=True,
-    reason="templates/_chart.html draws each of the 200 points as its own element with every "
-    "attribute inline: 26 KB of HTML, 3.8 KB of the 6.3 KB brotli page (10 players, 20 rounds). "
-    "One SVG <marker> per player on its path (marker-mid/marker-end) would bring it under 1 KB.",
-)
-REPEAT_GAMES = [GAMES[0], pytest.param((10, 20), id="10-players-20-rounds", marks=CHART_TOO_HEAVY)]
+REPEAT_GAMES = GAMES
 
 
 def _visit(client, url: str) -> tuple[str, dict[str, int]]:

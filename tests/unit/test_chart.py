@@ -222,8 +222,6 @@ def test_any_game_fits_in_the_drawing_with_readable_labels(game):
     assert all(b - a >= 20 for a, b in zip(xs, xs[1:])), chart.x_ticks
 
 
-@pytest.mark.xfail(strict=True, reason="app/chart.py _nice_step stops at 200: totals above ~3300 "
-                   "(50 heavy rounds) give 20+ y labels 9 units apart, printed over one another")
 def test_axis_labels_do_not_overlap_in_the_longest_heaviest_game():
     game = sheet(["Alice", "Bruno"], *[[79, 0]] * 50,
                  game_rules=GameRules(end=EndRule.ROUNDS, round_count=50))

@@ -301,13 +301,9 @@ def test_bad_rules_are_refused_naming_the_game(game_rules):
 
 
 @pytest.mark.parametrize("game_rules", [
-    pytest.param({"end": "above", "limit": 66.7}, marks=pytest.mark.xfail(
-        strict=True, reason="app/transfer.py _parse_rules: int(66.7) silently makes the limit 66")),
-    pytest.param({"end": "rounds", "round_count": 2.5}, marks=pytest.mark.xfail(
-        strict=True, reason="app/transfer.py _parse_rules: int(2.5) silently makes 2 rounds")),
-    pytest.param({"end": "above", "limit": 66, "pro": "false"}, marks=pytest.mark.xfail(
-        strict=True, reason="app/transfer.py _parse_rules: bool('false') is True, the pro deck "
-        "is switched on")),
+    pytest.param({"end": "above", "limit": 66.7}),
+    pytest.param({"end": "rounds", "round_count": 2.5}),
+    pytest.param({"end": "above", "limit": 66, "pro": "false"}),
     pytest.param({"end": "above", "limit": True}),
 ], ids=["limit 66.7", "2.5 rounds", "pro as text", "limit true"])
 def test_rules_must_be_whole_numbers_and_true_or_false(game_rules):
@@ -397,8 +393,6 @@ def test_a_huge_number_of_heads_is_refused_without_trouble():
     assert "manche 1" in message
 
 
-@pytest.mark.xfail(strict=True, reason="app/transfer.py _parse_game checks each round with "
-                   "rules.check_round, not Scoresheet.check_round: rounds after the end are accepted")
 @pytest.mark.parametrize("game", [
     raw_game(players=["Alice", "Bob"], rounds=[[67, 0], [1, 1]]),
     raw_game(players=["Alice", "Bob"], rounds=[[1, 1], [1, 1], [1, 1]],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -9,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import requests
 
-from .conftest import Phone, round_form, running_server, stored_games
+from .conftest import Phone, csrf_token, round_form, running_server, stored_games
 
 pytestmark = pytest.mark.slow
 
@@ -78,3 +79,49 @@ def test_fifty_tables_recording_at_once_all_keep_their_round(server, served_data
     assert {game: stored[game].rounds for game in games} == {
         game: {1: dict(enumerate(heads))} for game, heads in typed.items()
     }
+
+
+def test_fifty_taps_on_cancel_remove_only_the_round_they_name(server, served_database):
+    phone = Phone(server.url)
+    game = phone.start_game(["Ana", "Bob"])
+    for heads in [(1, 0), (2, 3), (0, 4)]:
+        token, number = phone.open_game(game)
+        assert phone.post(f"/parties/{game}/manches", round_form(token, number, heads)).status_code == 303
+    token, _ = phone.open_game(game)
+    taps = [phone.twin() for _ in range(CONCURRENT)]
+
+    answers = _all_at_once([
+        lambda tap=tap: tap.post(
+            f"/parties/{game}/manches/annuler", {"csrf_token": token, "number": "3"}, htmx=True
+        )
+        for tap in taps
+    ])
+
+    assert [a.status_code for a in answers] == [200] * CONCURRENT
+    assert sum("Manche 3 annulée" in a.text for a in answers) == 1
+    assert stored_games(served_database)[game].rounds == {1: {0: 1, 1: 0}, 2: {0: 2, 1: 3}}
+
+
+def test_fifty_saves_of_one_edit_form_change_the_round_once(server, served_database):
+    phone = Phone(server.url)
+    game = phone.start_game(["Ana", "Bob"])
+    token, number = phone.open_game(game)
+    assert phone.post(f"/parties/{game}/manches", round_form(token, number, (1, 0))).status_code == 303
+    edit_page = phone.get(f"/parties/{game}/manches/1")
+    version = re.search(r'name="version" value="(\d+)"', edit_page.text).group(1)
+    typed = [(1 + tap % 9, tap // 9) for tap in range(CONCURRENT)]
+    taps = [phone.twin() for _ in range(CONCURRENT)]
+
+    answers = _all_at_once([
+        lambda tap=tap, heads=heads: tap.post(
+            f"/parties/{game}/manches/1",
+            {"csrf_token": csrf_token(edit_page.text), "version": version,
+             **{f"heads-{seat}": str(value) for seat, value in enumerate(heads)}},
+        )
+        for tap, heads in zip(taps, typed, strict=True)
+    ])
+
+    statuses = [a.status_code for a in answers]
+    assert sorted(statuses) == [303] + [409] * (CONCURRENT - 1)
+    saved = typed[statuses.index(303)]
+    assert stored_games(served_database)[game].rounds == {1: dict(enumerate(saved))}

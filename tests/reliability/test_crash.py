@@ -56,6 +56,7 @@ class Burst:
         self.changed = threading.Condition()
         self.life = 1  # how many times the server has come up
         self.sent = 0
+        self.interrupted = 0  # requests that got no answer because the server died under them
         self.stopping = False
         self.problems: list[str] = []
         self.threads = [threading.Thread(target=self._play, args=(t,), daemon=True) for t in tables]
@@ -117,6 +118,7 @@ class Burst:
             except requests.RequestException:
                 # The server died under the request: wait for it to come back, then send it again.
                 with self.changed:
+                    self.interrupted += 1
                     if not self.changed.wait_for(lambda: self.life > life or self.stopping, DEADLINE):
                         self.problems.append(f"table {table.index}: the server never came back")
                         self.changed.notify_all()
@@ -137,14 +139,18 @@ class Burst:
 
 
 def check_database(database: Database, tables: list[Table], acknowledged: dict[str, set[int]],
-                   when: str) -> None:
-    """The file is sound, holds every acknowledged round whole, and nothing else but whole rounds."""
+                   when: str) -> int:
+    """The file is sound, holds every acknowledged round whole, and nothing else but whole rounds.
+
+    Return how many rounds are stored whose answer has not come back (yet, or ever).
+    """
     assert database.path is not None
     with sqlite3.connect(database.path) as conn:
         assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)], when
         assert conn.execute("PRAGMA foreign_key_check").fetchall() == [], when
     conn.close()
     stored = stored_games(database)
+    unanswered = 0
     for table in tables:
         game = stored[table.game]
         acked = acknowledged[table.game]
@@ -158,6 +164,8 @@ def check_database(database: Database, tables: list[Table], acknowledged: dict[s
                 f"{when}: round {number} of table {table.index} is half stored: {game.rounds[number]}"
             )
             assert game.heads(number) == typed_heads(table.index, number, game.players), when
+        unanswered += len(numbers) - len(acked)
+    return unanswered
 
 
 def test_every_acknowledged_round_survives_repeated_sigkills(tmp_path):
@@ -169,6 +177,7 @@ def test_every_acknowledged_round_survives_repeated_sigkills(tmp_path):
     migrate(env, tmp_path / "migrate.log")
     server = Gunicorn(env, tmp_path / "gunicorn.log", workers=WORKERS)
     burst: Burst | None = None
+    stored_unanswered = 0
     try:
         server.start()
         tables = []
@@ -187,7 +196,9 @@ def test_every_acknowledged_round_survives_repeated_sigkills(tmp_path):
             # for nothing.
             threading.Event().wait(chance.uniform(0, 0.03))
             server.kill()
-            check_database(database, tables, burst.acknowledged(), f"kill {kill}, seed {seed}")
+            stored_unanswered += check_database(
+                database, tables, burst.acknowledged(), f"kill {kill}, seed {seed}"
+            )
             server.start()
             burst.server_back()
 
@@ -201,12 +212,10 @@ def test_every_acknowledged_round_survives_repeated_sigkills(tmp_path):
 
     # Every table's last answer came back, so what is stored is exactly what was acknowledged.
     acknowledged = burst.acknowledged()
-    check_database(database, tables, acknowledged, f"the end, seed {seed}")
-    assert {game: sorted(rounds) for game, rounds in stored_rounds_by_game(database).items()} == {
-        game: sorted(numbers) for game, numbers in acknowledged.items()
-    }
-    assert min(len(numbers) for numbers in acknowledged.values()) > 1
-
-
-def stored_rounds_by_game(database: Database) -> dict[str, set[int]]:
-    return {game: set(stored.rounds) for game, stored in stored_games(database).items()}
+    assert check_database(database, tables, acknowledged, f"the end, seed {seed}") == 0
+    assert burst.interrupted > 0, "no kill caught a request in flight: nothing was tested"
+    print(  # the figures docs/reliability.md quotes (pytest -rP shows them)
+        f"seed {seed}: {KILLS} kills, {burst.sent} submissions, {burst.interrupted} cut off, "
+        f"{sum(map(len, acknowledged.values()))} rounds acknowledged, {stored_unanswered} found "
+        "stored at a kill before their answer came back"
+    )

@@ -13,10 +13,10 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
-import tempfile
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -42,7 +42,7 @@ PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touc
 STARTUP_SECONDS = 30
 # Bounded waits, generous for a 2-core machine running other suites at the same time.
 ACTION_TIMEOUT_MS = 15_000
-expect.set_options(timeout=10_000)
+EXPECT_TIMEOUT_MS = 10_000
 
 
 @dataclass(frozen=True)
@@ -91,10 +91,12 @@ def _wait_until_healthy(url: str, server: subprocess.Popen, log: Path) -> None:
 def _serve(database_url: str, workdir: Path) -> Iterator[LiveServer]:
     """Migrate the database, run gunicorn on it, yield its address, then stop it."""
     env = _server_env(database_url, workdir / "instance")
-    subprocess.run(
+    migration = subprocess.run(
         [str(BIN / "flask"), "--app", "app", "db", "upgrade"],
-        cwd=ROOT, env=env, check=True, capture_output=True, timeout=120,
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
     )
+    if migration.returncode != 0:
+        raise RuntimeError(f"flask db upgrade failed:\n{migration.stdout}{migration.stderr}")
     url = f"http://127.0.0.1:{_free_port()}"
     log = workdir / "gunicorn.log"
     with log.open("w") as log_file:
@@ -175,6 +177,11 @@ def browser_type_launch_args(browser_type_launch_args) -> dict:
 def browser_context_args(browser_context_args) -> dict:
     """Every context is a new phone: 360 × 740, touch, French."""
     return {**browser_context_args, **PHONE, "locale": "fr-FR"}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _bounded_expectations() -> None:
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)
 
 
 @pytest.fixture

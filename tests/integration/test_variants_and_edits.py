@@ -502,6 +502,32 @@ def test_an_edit_can_reopen_the_game(client):
     assert round_lines(game_page(client, public_id))[-1] == [1, 1]
 
 
+def test_an_edit_that_would_have_ended_the_game_before_its_last_round_is_refused(client, app):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [10, 5], [20, 5], [1, 1])
+    page = open_edit(client, public_id, 1)
+    before = dump(app)
+
+    response = save_edit(client, public_id, 1, [60, 5], page=page)  # 60 + 20 > 66 after round 2
+
+    assert response.status_code == 422
+    refused = parse(response.data)
+    alert = refused.find(role="alert")
+    assert alert is not None and "manche 2" in alert.text
+    assert [field_labelled(refused, n).get("value") for n in ("Alice", "Bob")] == ["60", "5"]
+    assert dump(app) == before
+
+
+def test_an_edit_may_end_the_game_at_its_last_round_only(client):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [10, 5], [20, 5], [1, 1])
+
+    response = save_edit(client, public_id, 1, [46, 5])  # 46 + 20 = 66 plays on, 67 at the end
+
+    assert response.status_code == 303
+    assert is_over(game_page(client, public_id))
+
+
 def test_an_edit_of_a_finished_game_that_stays_finished_keeps_the_result_right(client):
     public_id = start_game(client, ["Alice", "Bob", "Carla"])
     play_rounds(client, public_id, [70, 5, 9])
@@ -729,3 +755,149 @@ def test_the_edit_page_links_back_to_the_game(client):
 
     assert link(page, "Retour à la partie").get("href") == game_url(public_id)
     assert button(page, "Valider la manche") is None
+
+
+# --- The score chart on the game page -------------------------------------------------------------
+
+
+def chart_of(page: Element) -> Element | None:
+    found = [svg for svg in page.find_all("svg") if svg.get("role") == "img"]
+    assert len(found) <= 1
+    return found[0] if found else None
+
+
+def chart_name(page: Element, svg: Element) -> str:
+    """The accessible name of the chart: the text of the elements it is labelled by."""
+    return " ".join(page.by_id(ref).text for ref in svg.get("aria-labelledby").split())
+
+
+def player_lines(svg: Element) -> list[Element]:
+    """The players' lines: the paths that carry a marker on each of their points."""
+    return [path for path in svg.find_all("path") if path.get("marker-end")]
+
+
+def test_no_chart_before_the_first_round(client):
+    public_id = start_game(client, ["Alice", "Bob"])
+
+    assert chart_of(game_page(client, public_id)) is None
+
+
+def test_the_chart_is_an_image_named_with_a_description_of_the_totals(client):
+    public_id = start_game(client, ["Alice", "Bob", "Carla"])
+    play_rounds(client, public_id, [5, 20, 1], [12, 0, 3])
+
+    page = game_page(client, public_id)
+
+    svg = chart_of(page)
+    assert svg is not None
+    name = chart_name(page, svg)
+    assert name.startswith("Évolution des scores")
+    assert svg.find("title").text == "Évolution des scores"
+    description = svg.find("desc").text
+    assert description in name
+    for player_total in ("Alice 17", "Bob 20", "Carla 4"):
+        assert player_total in description
+
+
+def test_each_player_has_a_line_through_every_round_with_their_own_marker(client):
+    names = ["Alice", "Bob", "Carla", "Dan"]
+    public_id = start_game(client, names)
+    play_rounds(client, public_id, [1, 2, 3, 4], [5, 6, 7, 8], [0, 1, 0, 1])
+
+    svg = chart_of(game_page(client, public_id))
+
+    lines = player_lines(svg)
+    assert len(lines) == len(names)
+    markers = {m.get("id"): m for m in svg.find_all("marker")}
+    used = set()
+    for line in lines:
+        vertices = re.findall(r"[ML]\s*-?[\d.]+", line.get("d"))
+        assert len(vertices) == 3 + 1  # the start at 0, then one per round
+        ends = {line.get("marker-mid"), line.get("marker-end")}
+        assert len(ends) == 1, "every point of a line carries the same marker"
+        (reference,) = ends
+        marker_id = re.fullmatch(r"url\(#(.+)\)", reference).group(1)
+        assert marker_id in markers
+        used.add(marker_id)
+    assert len(used) == len(names)
+    assert len({line.get("stroke") for line in lines}) == len(names)
+
+
+def test_the_legend_names_each_player_with_their_total(client):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [5, 20])
+
+    page = game_page(client, public_id)
+
+    legend = page.find("figcaption").text
+    assert "Alice (5)" in legend and "Bob (20)" in legend
+
+
+def dashed_lines(svg: Element) -> list[Element]:
+    return [e for e in svg.iter() if e.get("stroke-dasharray")]
+
+
+@pytest.mark.parametrize("fields, limit", [
+    ({}, 66), ({"end": "at_or_above"}, 66), ({**OTHER_LIMIT, "limit": "150"}, 150),
+], ids=["plus de 66", "66 ou plus", "autre limite"])
+def test_the_limit_is_drawn_as_a_dashed_line_and_labelled(client, fields, limit):
+    public_id = start_game(client, ["Alice", "Bob"], **fields)
+    play_rounds(client, public_id, [5, 20])
+
+    svg = chart_of(game_page(client, public_id))
+
+    assert len(dashed_lines(svg)) == 1
+    assert any(text.text == f"limite {limit}" for text in svg.find_all("text"))
+    assert f"limite de {limit}" in svg.find("desc").text
+
+
+def test_a_game_of_a_fixed_number_of_rounds_has_no_limit_line(client):
+    public_id = start_game(client, ["Alice", "Bob"], **ROUNDS, round_count="5")
+    play_rounds(client, public_id, [5, 20])
+
+    svg = chart_of(game_page(client, public_id))
+
+    assert dashed_lines(svg) == []
+    assert not any(text.text.startswith("limite") for text in svg.find_all("text"))
+
+
+def test_the_chart_fits_the_width_of_a_phone(client):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [5, 20])
+
+    svg = chart_of(game_page(client, public_id))
+
+    _, _, width, _ = (float(v) for v in svg.get("viewbox").split())
+    assert width <= 360
+    assert svg.get("width") in (None, "100%")
+
+
+def test_the_chart_follows_each_round_in_the_htmx_answer(client):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [5, 20])
+
+    response = play_round(client, public_id, 2, [1, 1], htmx=True)
+
+    page = parse(response.data)
+    svg = chart_of(page)
+    assert "Alice 6" in svg.find("desc").text
+    assert all(len(re.findall(r"[ML]", line.get("d"))) == 3 for line in player_lines(svg))
+
+
+def test_the_chart_follows_an_edit(client):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [5, 20])
+
+    save_edit(client, public_id, 1, [9, 2])
+
+    assert "Alice 9, Bob 2" in chart_of(game_page(client, public_id)).find("desc").text
+
+
+def test_names_in_the_chart_are_text(client):
+    public_id = start_game(client, ["<script>x</script>", "Bob"])
+    play_rounds(client, public_id, [5, 20])
+
+    response = client.get(game_url(public_id))
+
+    assert b"<script>x</script>" not in response.data
+    assert "<script>x</script> 5" in chart_of(parse(response.data)).find("desc").text

@@ -24,6 +24,10 @@ def player_name(seat: int, sheet: Scoresheet) -> str:
     return sheet.players[seat]
 
 
+def total_of(seat: int, sheet: Scoresheet) -> int:
+    return sheet.totals[seat]
+
+
 def local_datetime(moment: datetime) -> str:
     """Show a stored UTC time in the players' time zone: « 29 nov. 2026, 21 h 05 »."""
     local = moment.replace(tzinfo=UTC).astimezone(ZoneInfo(current_app.config["TIME_ZONE"]))
@@ -33,5 +37,6 @@ def local_datetime(moment: datetime) -> str:
 def init_app(app: Flask) -> None:
     app.add_template_filter(join_fr)
     app.add_template_filter(player_name)
+    app.add_template_filter(total_of)
     app.add_template_filter(local_datetime)
     app.add_template_filter(score_chart)

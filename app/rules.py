@@ -171,6 +171,11 @@ class GameRules:
             return rounds_played >= (self.round_count or 0)
         return any(self.has_crossed(total) for total in totals)
 
+    @property
+    def crossing(self) -> str:
+        """Say what a player who ended the game did: « dépassé 66 » or « atteint 66 »."""
+        return f"{'atteint' if self.end is EndRule.AT_OR_ABOVE else 'dépassé'} {self.limit}"
+
     def describe(self) -> str:
         """Say the end rule in a sentence for the players."""
         if self.end is EndRule.ROUNDS:

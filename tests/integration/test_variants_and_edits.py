@@ -151,8 +151,6 @@ def test_66_or_more_ends_the_game_at_66(client):
     assert has_word(status_text(page), 3)
 
 
-@pytest.mark.xfail(strict=True, reason="templates/_result.html always says « a dépassé 66 », "
-                   "even when the player is at exactly 66 under « 66 ou plus »")
 def test_66_or_more_does_not_say_a_player_at_66_went_past_it(client):
     public_id = start_game(client, ["Alice", "Bob"], end="at_or_above")
 

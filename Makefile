@@ -7,7 +7,7 @@ PORT ?= 8000
 WORKERS ?= 2
 export HOST PORT
 
-.PHONY: run test browser postgres bench audit clean
+.PHONY: run test browser postgres bench audit debian-packages clean
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,6 +33,31 @@ test: $(VENV)/.installed browser
 	@url="$${TEST_POSTGRES_URL:-$$(scripts/start-postgres.sh 2>/dev/null || true)}"; \
 	if [ -z "$$url" ]; then echo "PostgreSQL unavailable: its tests will be reported as skipped"; fi; \
 	TEST_POSTGRES_URL="$$url" $(BIN)/python -m pytest
+
+## bench: requests per second of the real server against a bare Flask app (wrk); writes docs/performance.md
+bench: $(VENV)/.bench-installed
+	@command -v wrk >/dev/null || $(MAKE) --no-print-directory debian-packages PACKAGES=wrk
+	WORKERS=$(WORKERS) $(BIN)/python scripts/bench.py
+
+## audit: Lighthouse (mobile) and the W3C Nu HTML checker on three pages; writes docs/performance.md
+audit: $(VENV)/.installed browser node_modules/.installed
+	CHROME_PATH=$${CHROME_PATH:-/usr/bin/chromium} $(BIN)/python scripts/audit.py
+
+$(VENV)/.bench-installed: $(VENV)/.installed
+	$(BIN)/python -m pip install --quiet -e ".[test,bench]"
+	touch $@
+
+# Lighthouse and vnu-jar, pinned in package-lock.json; the checker runs on Java.
+node_modules/.installed: package.json package-lock.json
+	@command -v npm >/dev/null || $(MAKE) --no-print-directory debian-packages PACKAGES="nodejs npm"
+	@command -v java >/dev/null || $(MAKE) --no-print-directory debian-packages PACKAGES=default-jre-headless
+	npm ci --no-audit --no-fund --ignore-scripts
+	touch $@
+
+debian-packages:
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(PACKAGES); \
+	else echo "Please install: $(PACKAGES)"; exit 1; fi
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

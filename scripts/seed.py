@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import secrets
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -21,12 +20,12 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import sqlalchemy as sa
-from flask import Flask
+from flask import Flask, g
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app import rules  # noqa: E402
-from app.device import current_device_hash  # noqa: E402
+from app.device import claim_device, current_device_hash  # noqa: E402
 from app.extensions import db  # noqa: E402
 from app.models import Game, Player, Round, new_public_id, utcnow  # noqa: E402
 
@@ -41,6 +40,13 @@ class Shape:
     players: int = 3
     rounds: int = 5
     finished: bool = True
+
+
+def new_device(app: Flask) -> tuple[str, str]:
+    """Have the app issue a device token, as it does to a new browser; return (token, hash)."""
+    with app.test_request_context():
+        owner = claim_device()
+        return g.device_token, owner
 
 
 def device_hash(app: Flask, token: str) -> str:
@@ -187,7 +193,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     from app import create_app
 
     app = create_app()
-    token = args.token or secrets.token_urlsafe(32)
+    token = args.token or new_device(app)[0]
     shape = Shape(args.players, args.rounds, finished=not args.in_progress)
     started = time.perf_counter()
     with app.app_context(), writing(db.engine) as connection:

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import random
-import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from html.parser import HTMLParser
 
-from flask import Flask
+from flask import Flask, g
 from flask.testing import FlaskClient
 from sqlalchemy import event
 
-from app.device import current_device_hash
+from app.device import claim_device
 from app.extensions import db
 from app.models import Game, Player, Round
 
@@ -43,10 +42,10 @@ class Device:
 
     def __init__(self, app: Flask, client: FlaskClient) -> None:
         self.app, self.client = app, client
-        name, token = app.config["DEVICE_COOKIE_NAME"], secrets.token_urlsafe(32)
-        client.set_cookie(name, token)
-        with app.test_request_context(headers={"Cookie": f"{name}={token}"}):
-            self.device_hash = current_device_hash()
+        with app.test_request_context():  # a token issued by the app, as to a new browser
+            self.device_hash = claim_device()
+            token = g.device_token
+        client.set_cookie(app.config["DEVICE_COOKIE_NAME"], token)
 
     def store_games(self, *shapes: tuple[int, int]) -> list[str]:
         """Store one game per (players, rounds) shape, with light rounds; return their ids."""

@@ -194,7 +194,7 @@ def test_every_acknowledged_round_survives_repeated_sigkills(tmp_path):
             burst.wait_for_requests(chance.randint(1, 3 * TABLES))
             # The pause chooses the moment of the kill within the requests in flight; it waits
             # for nothing.
-            threading.Event().wait(chance.uniform(0, 0.03))
+            threading.Event().wait(chance.uniform(0, 0.2))
             server.kill()
             stored_unanswered += check_database(
                 database, tables, burst.acknowledged(), f"kill {kill}, seed {seed}"

@@ -9,8 +9,7 @@
 # RATELIMIT_STORAGE_URI (redis://… to share rate limits between workers and replicas).
 FROM python:3.11-slim
 
-ENV PYTHONDONTWRITEBYTECODE=1 \
-    PYTHONUNBUFFERED=1 \
+ENV PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
@@ -23,6 +22,7 @@ COPY . .
 # Editable, so that app/ keeps finding templates/, static/ and migrations/ beside it (ROOT in
 # app/__init__.py); a plain `pip install .` copies app/ alone into site-packages, without them.
 RUN pip install --editable . \
+    && python -m compileall -q app \
     && chmod 0755 docker-entrypoint.sh
 
 USER counter

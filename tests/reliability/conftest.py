@@ -88,14 +88,29 @@ def empty_database(backend: str, directory: Path) -> Iterator[Database]:
         pytest.skip("PostgreSQL not tested: TEST_POSTGRES_URL is not set (scripts/start-postgres.sh)")
     name = f"sqp_reliability_{uuid.uuid4().hex[:12]}"
     admin = sa.create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT", poolclass=sa.pool.NullPool)
-    with admin.connect() as conn:
-        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
     try:
-        url = sa.make_url(POSTGRES_URL).set(database=name).render_as_string(hide_password=False)
-        yield Database("postgresql", url)
+        with admin.connect() as conn:
+            conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
     finally:
+        admin.dispose()
+    database = Database(
+        "postgresql",
+        sa.make_url(POSTGRES_URL).set(database=name).render_as_string(hide_password=False),
+    )
+    try:
+        yield database
+    finally:
+        drop_database(database)
+
+
+def drop_database(database: Database) -> None:
+    """Drop a PostgreSQL database made by empty_database, cutting off whoever is connected to it."""
+    name = sa.make_url(database.url).database
+    admin = sa.create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT", poolclass=sa.pool.NullPool)
+    try:
         with admin.connect() as conn:
             conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    finally:
         admin.dispose()
 
 

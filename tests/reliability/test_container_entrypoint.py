@@ -17,7 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import BIN, ROOT, Phone, Server, empty_database, free_port, round_form, stored_games
+from .conftest import (
+    BIN, ROOT, Phone, Server, drop_database, empty_database, free_port, round_form, stored_games,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -158,3 +160,22 @@ def test_the_image_context_keeps_what_the_app_needs_and_leaves_out_local_state()
     assert [name for name in needed if is_ignored(name)] == []
     assert all((ROOT / name).exists() for name in needed)
     assert all(is_ignored(name) for name in [".venv", "instance", ".git", "tests", "node_modules"])
+
+
+def test_the_healthcheck_fails_once_the_database_is_gone(tmp_path):
+    port = free_port()
+    with empty_database("postgresql", tmp_path) as database:
+        env = container_env(database.url, tmp_path, port, SECRET_KEY="a-production-secret")
+        server = Server(entrypoint(), env, tmp_path / "container.log", port)
+        try:
+            server.start()
+            healthy = subprocess.run(healthcheck(), env=env, capture_output=True, timeout=30)
+            drop_database(database)
+
+            gone = subprocess.run(healthcheck(), env=env, capture_output=True, timeout=30)
+        finally:
+            server.stop()
+
+    assert healthy.returncode == 0, healthy.stderr
+    assert gone.returncode != 0
+    assert b"HTTP Error 500" in gone.stderr

@@ -47,6 +47,8 @@ def every_post(public_id):
         (f"{url}/manches", round_data(2, [1, 2])),
         (f"{url}/manches/annuler", {"number": "1"}),
         (f"{url}/revanche", {}),
+        (f"{url}/manches/1", {"version": "1", **round_data(1, [9, 9])}),
+        ("/historique/import", {}),
     ]
 
 

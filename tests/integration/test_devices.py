@@ -120,6 +120,10 @@ def every_game_route(public_id):
         ("POST", f"{url}/manches/annuler", {"number": "1"}, {}),
         ("POST", f"{url}/manches/annuler", {"number": "1"}, HTMX),
         ("POST", f"{url}/revanche", {}, {}),
+        ("GET", f"{url}/manches/1", None, {}),
+        ("POST", f"{url}/manches/1", {"version": "1", **round_data(1, [9, 9])}, {}),
+        ("GET", f"{url}/export.csv", None, {}),
+        ("GET", f"{url}/export.json", None, {}),
     ]
 
 

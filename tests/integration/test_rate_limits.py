@@ -52,11 +52,23 @@ def test_the_fourth_game_created_in_a_minute_is_refused(client, app):
 
 
 def test_a_returning_device_is_limited_on_its_fourth_creation(client, app):
-    client.set_cookie(app.config["DEVICE_COOKIE_NAME"], secrets.token_urlsafe(32))
+    """A phone that kept its cookie from an earlier visit (a new client, the same cookie)."""
+    client.get("/")
+    returning = new_device(app)
+    returning.set_cookie(app.config["DEVICE_COOKIE_NAME"],
+                         client.get_cookie(app.config["DEVICE_COOKIE_NAME"]).value)
     for _ in range(3):
-        assert client.post("/parties", data=NAMES).status_code == 303
+        assert returning.post("/parties", data=NAMES).status_code == 303
 
-    assert_french_429(client.post("/parties", data=NAMES))
+    assert_french_429(returning.post("/parties", data=NAMES))
+
+
+def test_a_script_posting_without_opening_a_page_is_limited_too(client):
+    """Its first creation counts as the address's, the next ones as the device it was given."""
+    statuses = [client.post("/parties", data=NAMES).status_code for _ in range(5)]
+
+    assert statuses[:3] == [303, 303, 303]
+    assert statuses[-1] == 429
 
 
 def test_dropping_the_cookie_does_not_reset_the_limit(app):

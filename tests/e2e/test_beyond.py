@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -38,7 +37,7 @@ def another_phone(request, new_context) -> Callable[[], Page]:
     return make
 
 
-# --- Screens not in pages.py -------------------------------------------------------------------
+# --- Screens not in pages.py ----------------------------------------------------------------------
 
 
 def end_rules(page: Page) -> Locator:
@@ -84,7 +83,7 @@ def play(page: Page, names: list[str], *rounds: list[int]) -> GamePage:
     return game
 
 
-# --- Variants ------------------------------------------------------------------------------------
+# --- Variants -------------------------------------------------------------------------------------
 
 
 def test_the_default_end_rule_is_checked_and_stated(phone: Page):
@@ -211,7 +210,7 @@ def test_a_correction_from_a_stale_tab_is_refused(phone: Page):
     game.expect_totals({"Alice": 6, "Bruno": 7, "Chloé": 8})
 
 
-# --- Statistics ----------------------------------------------------------------------------------
+# --- Statistics -----------------------------------------------------------------------------------
 
 
 def test_statistics_open_from_home_and_sort_by_a_column(phone: Page):
@@ -348,7 +347,7 @@ def test_a_wrong_file_is_refused_naming_the_game_and_round(phone: Page, tmp_path
     expect(history.games).to_have_count(0)
 
 
-# --- axe-core on the new screens -------------------------------------------------------------------
+# --- axe-core on the new screens ------------------------------------------------------------------
 
 
 def new_game_with_variants(page: Page) -> None:
@@ -442,7 +441,8 @@ def test_no_wcag_22_aa_violation_on_the_new_screens(page: Page, screen: str):
     SCREENS[screen](page)
 
     results = Axe().run(
-        page, options={"runOnly": {"type": "tag", "values": WCAG_22_AA}, "resultTypes": ["violations"]}
+        page,
+        options={"runOnly": {"type": "tag", "values": WCAG_22_AA}, "resultTypes": ["violations"]},
     )
 
     assert results.violations_count == 0, f"{screen} ({page.url}):\n{results.generate_report()}"

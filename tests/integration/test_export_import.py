@@ -13,7 +13,9 @@ import pytest
 from werkzeug.http import parse_options_header
 
 from .actions import count_rows, dump, game_page, game_url, new_device, play_rounds, start_game
-from .html import Element, button, field_labelled, form_of, link, parse, round_lines, status_text, totals
+from .html import (
+    Element, button, field_labelled, form_of, link, parse, round_lines, status_text, totals,
+)
 
 
 def export_game(client, public_id: str, kind: str):
@@ -79,7 +81,7 @@ def play_a_table(client) -> list[str]:
     return [first, second, third]
 
 
-# --- What the pages offer ------------------------------------------------------------------------
+# --- What the pages offer -------------------------------------------------------------------------
 
 
 def test_a_game_page_offers_both_exports(client):
@@ -104,7 +106,7 @@ def test_the_history_offers_to_export_everything_and_to_import(client):
     assert field.get("type") == "file" and field.get("name") == "fichier"
 
 
-# --- Export --------------------------------------------------------------------------------------
+# --- Export ---------------------------------------------------------------------------------------
 
 
 def test_a_game_as_csv_downloads_a_row_per_round(client):
@@ -217,7 +219,7 @@ def test_names_are_written_as_they_are_in_the_json(client):
     assert game["players"] == ["Zoé « la reine »", 'Le "Boss"']
 
 
-# --- Import --------------------------------------------------------------------------------------
+# --- Import ---------------------------------------------------------------------------------------
 
 
 def test_games_move_to_another_phone_as_they_were(app, client):
@@ -341,7 +343,7 @@ def test_an_import_goes_to_the_importing_device_only(app, client):
     assert exported_games(bystander) == []
 
 
-# --- Refused imports ---------------------------------------------------------------------------
+# --- Refused imports ------------------------------------------------------------------------------
 
 
 def refused_import(app, client, data: bytes, filename: str = "parties.json") -> Element:

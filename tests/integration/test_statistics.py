@@ -1,4 +1,4 @@
-"""The « Statistiques » page through HTTP: figures per player over finished games, sorting by links."""
+"""The « Statistiques » page over HTTP: figures per player over finished games, sorting by links."""
 
 from __future__ import annotations
 
@@ -86,7 +86,7 @@ def play_the_table(client) -> None:
     play_rounds(client, in_progress, [50, 1])
 
 
-# --- Where it is and what it shows -------------------------------------------------------------
+# --- Where it is and what it shows ----------------------------------------------------------------
 
 
 def test_home_offers_the_statistics(client):
@@ -118,7 +118,8 @@ def test_the_table_has_one_row_per_player_and_the_promised_columns(client):
 
     assert [visible_name(th) for th in headers(page)] == COLUMNS
     assert all(th.get("scope") == "col" for th in headers(page))
-    assert sorted(by_player(page)) == ["alice", "bob", "carla"]  # Dan only played an unfinished game
+    # Dan only played an unfinished game.
+    assert sorted(by_player(page)) == ["alice", "bob", "carla"]
     assert all(row.find("th").get("scope") == "row"
                for row in stats_table(page).find("tbody").find_all("tr"))
 
@@ -227,7 +228,7 @@ def test_names_are_shown_as_text(client):
     assert "<b>alice</b>" in by_player(parse(response.data))
 
 
-# --- Sorting ------------------------------------------------------------------------------------
+# --- Sorting --------------------------------------------------------------------------------------
 
 
 def test_by_default_most_wins_first_and_the_column_says_so(client):
@@ -316,8 +317,9 @@ def test_an_unknown_sort_falls_back_to_wins(client, query, order):
     most_wins_first = ["bob", "carla", "alice"]
     expected = most_wins_first if order == "descending" else most_wins_first[::-1]
     assert players_in_order(page) == expected
-    assert [(visible_name(th), th.get("aria-sort")) for th in headers(page) if th.get("aria-sort")] \
-        == [("Victoires", order)]
+    sorted_by = [(visible_name(th), th.get("aria-sort"))
+                 for th in headers(page) if th.get("aria-sort")]
+    assert sorted_by == [("Victoires", order)]
 
 
 def test_the_table_can_scroll_sideways_on_a_phone_inside_a_named_region(client):

@@ -1,4 +1,4 @@
-"""End-rule variants chosen on the new-game form, and editing any round, through HTTP on both backends."""
+"""End-rule variants on the new-game form, editing any round, and the score chart, over HTTP."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ def is_checked(field: Element) -> bool:
     return "checked" in field.attrs
 
 
-# --- The new-game form --------------------------------------------------------------------------
+# --- The new-game form ----------------------------------------------------------------------------
 
 
 def test_new_game_form_offers_the_end_rules_with_more_than_66_checked(client):
@@ -128,7 +128,7 @@ def test_the_rule_is_stated_in_the_htmx_partial(client):
     assert "atteint 66" in rule_in_force(parse(response.data))
 
 
-# --- Each variant ends the game when it should -----------------------------------------------------
+# --- Each variant ends the game when it should ----------------------------------------------------
 
 
 def test_by_default_exactly_66_plays_on(client):
@@ -262,7 +262,7 @@ def test_the_pro_variant_bounds_one_player_too(client):
     assert field.get("aria-invalid") == "true"
 
 
-# --- Refused variant settings --------------------------------------------------------------------
+# --- Refused variant settings ---------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("fields, field, says", [
@@ -343,7 +343,7 @@ def test_adding_a_player_keeps_the_chosen_variant(client):
     assert is_checked(field_labelled(page, "Variante pro"))
 
 
-# --- Rematch ----------------------------------------------------------------------------------
+# --- Rematch --------------------------------------------------------------------------------------
 
 
 def rematch(client, public_id: str) -> str:
@@ -388,7 +388,7 @@ def test_a_rematch_of_another_limit_keeps_the_limit(client):
     assert is_over(game_page(client, new_id))
 
 
-# --- Editing a round ---------------------------------------------------------------------------
+# --- Editing a round ------------------------------------------------------------------------------
 
 
 def edit_url(public_id: str, number: int | str) -> str:
@@ -413,6 +413,11 @@ def save_edit(client, public_id: str, number: int, heads, *, page: Element | Non
     page = page or open_edit(client, public_id, number)
     version = hidden_value(form_of(page, "Enregistrer la manche"), "version")
     return client.post(edit_url(public_id, number), data=edit_data(version, heads))
+
+
+def current_version(client, public_id: str) -> str:
+    form = form_of(open_edit(client, public_id, 1), "Enregistrer la manche")
+    return hidden_value(form, "version")
 
 
 def test_each_line_of_the_round_sheet_links_to_its_edit_form(client):
@@ -622,7 +627,8 @@ def test_an_edit_from_a_page_opened_before_a_new_round_is_refused(client, app):
     assert response.status_code == 409
     page = parse(response.data)
     alert = page.find(role="alert")
-    assert alert is not None and "a changé" in alert.text and "rien n’a été enregistré" in alert.text
+    assert alert is not None and "a changé" in alert.text
+    assert "rien n’a été enregistré" in alert.text
     assert dump(app) == before
     assert round_lines(game_page(client, public_id)) == [[1, 2], [3, 4]]
 
@@ -667,7 +673,8 @@ def test_a_cancelled_round_makes_an_open_edit_form_stale(client, app):
     assert dump(app) == before
 
 
-@pytest.mark.parametrize("version", [None, "", "abc", "-1"], ids=["missing", "empty", "text", "negative"])
+@pytest.mark.parametrize("version", [None, "", "abc", "-1"],
+                         ids=["missing", "empty", "text", "negative"])
 def test_an_edit_without_a_valid_version_is_refused(client, app, version):
     public_id = start_game(client, ["Alice", "Bob"])
     play_rounds(client, public_id, [1, 2])
@@ -682,7 +689,7 @@ def test_an_edit_without_a_valid_version_is_refused(client, app, version):
 def test_editing_a_round_of_another_devices_game_is_not_found(app, client):
     public_id = start_game(client, ["Alice", "Bob"])
     play_rounds(client, public_id, [1, 2])
-    version = hidden_value(form_of(open_edit(client, public_id, 1), "Enregistrer la manche"), "version")
+    version = current_version(client, public_id)
     other = new_device(app)
     other.get("/")
     before = dump(app)
@@ -699,7 +706,7 @@ def test_editing_a_round_of_another_devices_game_is_not_found(app, client):
 def test_editing_a_round_that_does_not_exist_is_not_found(client, app, number):
     public_id = start_game(client, ["Alice", "Bob"])
     play_rounds(client, public_id, [1, 2])
-    version = hidden_value(form_of(open_edit(client, public_id, 1), "Enregistrer la manche"), "version")
+    version = current_version(client, public_id)
     before = dump(app)
 
     assert client.get(edit_url(public_id, number)).status_code == 404

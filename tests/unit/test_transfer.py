@@ -170,7 +170,7 @@ NAME_CHARACTERS = st.characters(
 
 @st.composite
 def valid_games(draw) -> Game:
-    """Any game the counter could hold: names it accepts, a rule, legal rounds, none past the end."""
+    """Any game the counter could hold: names it seats, a rule, legal rounds, none past the end."""
     typed = draw(st.lists(st.text(NAME_CHARACTERS, min_size=1, max_size=30),
                           min_size=2, max_size=10))
     try:
@@ -288,7 +288,8 @@ def test_games_must_be_a_list(games):
     {"end": "rounds", "round_count": 0},
     {"end": "rounds", "round_count": 51},
     {"end": "above", "limit": [66]},
-], ids=["missing", "text", "unknown end", "limit 9", "limit 501", "negative limit", "limit in words",
+], ids=["missing", "text", "unknown end", "limit 9", "limit 501", "negative limit",
+        "limit in words",
         "rounds without count", "0 rounds", "51 rounds", "limit in a list"])
 def test_bad_rules_are_refused_naming_the_game(game_rules):
     doc = document(raw_game(), raw_game(id="second", rules=game_rules))

@@ -1,4 +1,4 @@
-"""Games belong to the device that started them: a long-lived cookie, of which the server keeps a hash."""
+"""Games belong to the device that started them: a long-lived cookie; the server keeps a hash."""
 
 import re
 
@@ -176,12 +176,13 @@ def test_a_device_without_cookie_has_an_empty_history(client, app):
     page = parse(new_device(app).get("/historique").data)
 
     assert "Alice" not in page.text
-    game_links = [a for a in page.find_all("a") if re.fullmatch(r"/parties/[\w-]{22,}", a.get("href", ""))]
+    game_links = [a for a in page.find_all("a")
+                  if re.fullmatch(r"/parties/[\w-]{22,}", a.get("href", ""))]
     assert game_links == []
 
 
 def test_the_owner_keeps_access_with_the_same_cookie_on_a_new_client(client, app):
-    """The cookie alone is the device: a browser restart (a new client, same cookie) keeps the games."""
+    """The cookie alone is the device: a new client with the same cookie keeps the games."""
     name = app.config["DEVICE_COOKIE_NAME"]
     public_id = start_game(client, ["Alice", "Bob"])
     restarted = new_device(app)

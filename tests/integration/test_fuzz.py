@@ -1,4 +1,4 @@
-"""Bad input never breaks the counter: generated requests never get a 5xx, and a refusal changes nothing.
+"""Bad input never breaks the counter: no generated request gets a 5xx; a refusal changes nothing.
 
 Hypothesis sends form bodies to every POST (missing, repeated and extra fields; negative, huge and
 decimal numbers; unicode; very long strings; wrong game ids) and query strings to every GET. The

@@ -1,9 +1,9 @@
-"""A whole game through HTTP: home, the game page, rounds, the end above 66, cancel, rematch, history."""
+"""A whole game over HTTP: home, game page, rounds, the end above 66, cancel, rematch, history."""
 
 import pytest
 
 from .actions import (
-    HTMX, cancel_round, dump, game_page, game_url, play_round, play_rounds, round_data, start_game,
+    HTMX, cancel_round, dump, game_page, game_url, play_round, play_rounds, start_game,
 )
 from .html import (
     button, field_labelled, form_of, has_word, hidden_value, leaders, link, parse, round_lines,

@@ -55,7 +55,7 @@ def test_a_round_ahead_of_the_sheet_records_nothing(client, app):
     assert round_lines(game_page(client, public_id)) == [[5, 7]]
 
 
-@pytest.mark.parametrize("number", ["", "0", "-1", "abc", "1.0", "3", "99999999999999999999"], ids=repr)
+@pytest.mark.parametrize("number", ["", "0", "-1", "abc", "1.0", "3", "9" * 20], ids=repr)
 def test_a_round_without_a_sensible_number_records_nothing(client, app, number):
     public_id = start_game(client, ["Alice", "Bob"])
     play_rounds(client, public_id, [5, 7])

@@ -1,4 +1,4 @@
-"""Seating the players: the new-game form, its « ajouter » button, refused names, the game's address."""
+"""Seating the players: the new-game form, « ajouter », refused names, the game's address."""
 
 import re
 

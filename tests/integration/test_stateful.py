@@ -1,4 +1,4 @@
-"""What the game page shows always equals a plain model of the game, whatever people do in any order.
+"""What the game page shows always equals a plain model of the game, whatever people do.
 
 A Hypothesis state machine starts a game, adds valid and refused rounds, cancels, replays earlier
 submissions and cancels (a double tap, a retry, a stale tab) and reloads; after every step the

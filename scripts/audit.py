@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import os
 import shutil
 import subprocess
@@ -95,19 +96,22 @@ def shortfalls(report: dict) -> list[str]:
 
 
 def nu_check(pages: dict[str, Path]) -> dict[str, list[str]]:
-    """Run the W3C Nu HTML checker on saved pages; return the errors (and warnings) per page."""
+    """Run the W3C Nu HTML checker on saved pages; return its messages per page, the same
+    message once with the lines where it occurs."""
     result = subprocess.run(
         ["java", "-jar", str(VNU), "--format", "json", *[str(path) for path in pages.values()]],
         capture_output=True, text=True, timeout=300,
     )
     messages = json.loads(result.stderr or '{"messages": []}')["messages"]
-    by_page: dict[str, list[str]] = {name: [] for name in pages}
-    for message in messages:
-        for name, path in pages.items():
+    by_page: dict[str, list[str]] = {}
+    for name, path in pages.items():
+        lines: dict[str, list[str]] = {}
+        for message in messages:
             if message.get("url", "").endswith(path.name):
-                where = f"line {message.get('lastLine', '?')}"
-                by_page[name].append(f"{message['type']}: {message['message']} ({where}: "
-                                     f"`{message.get('extract', '').strip()[:80]}`)")
+                text = f"{message['type']}: {' '.join(message['message'].split())}"
+                lines.setdefault(text, []).append(str(message.get("lastLine", "?")))
+        by_page[name] = [f"{text} ({'line' if len(at) == 1 else f'{len(at)} times, lines'} "
+                         f"{', '.join(at)})" for text, at in lines.items()]
     return by_page
 
 
@@ -196,8 +200,8 @@ def render(scores, problems, html_messages, calibration) -> str:
         "|---|---:|---:|---:|---:|---|",
     ]
     for name, by_category in scores.items():
-        errors = sum(1 for m in html_messages.get(name, []) if m.startswith("error"))
-        warnings = len(html_messages.get(name, [])) - errors
+        errors = sum(_times(m) for m in html_messages.get(name, []) if m.startswith("error"))
+        warnings = sum(_times(m) for m in html_messages.get(name, [])) - errors
         html = "no error" if not errors else f"**{errors} error(s)**"
         html += f", {warnings} warning(s)" if warnings else ""
         lines.append(f"| {name} | " + " | ".join(str(by_category[c]) for c in CATEGORIES)
@@ -209,6 +213,11 @@ def render(scores, problems, html_messages, calibration) -> str:
             lines += ["", f"What falls short on « {name} »:", ""]
             lines += [f"- {item}" for item in found]
     return "\n".join(lines)
+
+
+def _times(message: str) -> int:
+    found = re.search(r"\((\d+) times, lines", message)
+    return int(found.group(1)) if found else 1
 
 
 def _lighthouse_version() -> str:

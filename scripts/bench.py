@@ -211,8 +211,9 @@ def wrk(name: str, url: str, args: argparse.Namespace, script: Path | None = Non
     errors += sum(int(n) for n in re.findall(
         r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output)[0]
     ) if "Socket errors" in output else 0
-    p50 = re.search(r"50%\s+(\S+)", output).group(1)
-    p99 = re.search(r"99%\s+(\S+)", output).group(1)
+    # The distribution's lines only ("+/- Stdev" columns also end in %).
+    p50 = re.search(r"^\s+50%\s+(\S+)$", output, re.MULTILINE).group(1)
+    p99 = re.search(r"^\s+99%\s+(\S+)$", output, re.MULTILINE).group(1)
     measure = Measure(name, rps, requests, errors, p50, p99)
     print(f"  {name:<44} {rps:>7.0f} req/s  p50 {p50:>8}  p99 {p99:>8}  ({requests} requests"
           f"{f', {errors} ERRORS' if errors else ''})", flush=True)
@@ -409,7 +410,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=3, help="slices per request (medians)")
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--threads", type=int, default=1, help="wrk threads (the server needs the cores)")
-    parser.add_argument("--profile-requests", type=int, default=300)
+    parser.add_argument("--profile-requests", type=int, default=100)
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
     parser.add_argument("--no-doc", action="store_true", help="do not write docs/performance.md")
     args = parser.parse_args(argv)

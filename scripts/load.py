@@ -1,4 +1,4 @@
-"""A bounded load on a running counter over loopback: many tables reading pages and recording rounds.
+"""A bounded load on a running counter over loopback: many tables reading pages, recording rounds.
 
 Each table is its own device (cookies), plays its own game, and sends what a phone sends: the game
 page, the home page, the history, and rounds through the real form with its CSRF token. The run
@@ -99,7 +99,7 @@ class Load:
         if page is None or page.status_code != 200:
             raise SystemExit(f"cannot open the new-game form: {page and page.status_code}")
         form = {"csrf_token": _csrf(page.text), "end": "other_limit", "limit": LIMIT}
-        form.update({f"players-{seat}": f"Table {number} joueur {seat + 1}" for seat in range(PLAYERS)})
+        form.update({f"players-{s}": f"Table {number} joueur {s + 1}" for s in range(PLAYERS)})
         answer = self.request(table, "POST", "/parties", form)
         if answer is None or answer.status_code != 303:
             raise SystemExit(f"cannot start a game: {answer and answer.status_code}")
@@ -200,7 +200,8 @@ def summary(samples: list[Sample], seconds: float) -> dict:
 
 
 def print_summary(result: dict) -> None:
-    print(f"{'':6} {'requests':>9} {'errors':>7} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'max ms':>8}")
+    header = ["requests", "errors", "p50 ms", "p90 ms", "p99 ms", "max ms"]
+    print(f"{'':6} {header[0]:>9} {header[1]:>7} " + " ".join(f"{h:>8}" for h in header[2:]))
     for kind in ("page", "round", "all"):
         f = result[kind]
         print(f"{kind:6} {f['requests']:>9} {f['errors']:>7} {f['p50_ms']:>8} {f['p90_ms']:>8} "
@@ -217,19 +218,19 @@ def loopback_only(url: str) -> str:
     except ValueError:
         loopback = False
     if not loopback:
-        raise SystemExit(f"{host or url!r} is not a loopback address: this load runs on 127.0.0.1 only")
+        raise SystemExit(f"{host or url!r} is not a loopback address: this load stays on 127.0.0.1")
     return url
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--url", default="http://127.0.0.1:8000", help="the server (loopback only)")
-    parser.add_argument("--tables", type=int, default=40, help="games played at once, one device each")
+    parser.add_argument("--tables", type=int, default=40, help="games at once, one device each")
     parser.add_argument("--threads", type=int, default=8, help="requests in flight at once")
     parser.add_argument("--requests", type=int, default=4000, help="stop after this many requests")
     parser.add_argument("--duration", type=float, default=60.0, help="stop after this many seconds")
     parser.add_argument("--write-share", type=float, default=0.3, help="share of round submissions")
-    parser.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for one answer")
+    parser.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for an answer")
     parser.add_argument("--seed", type=int, default=1, help="the mix's random seed")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)

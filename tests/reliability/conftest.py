@@ -79,13 +79,15 @@ class Database:
 
 @contextlib.contextmanager
 def empty_database(backend: str, directory: Path) -> Iterator[Database]:
-    """Make an empty database of a backend (SQLite file, or a new PostgreSQL database), then drop it."""
+    """Make an empty database: a SQLite file, or a new PostgreSQL database dropped afterwards."""
     if backend == "sqlite":
         path = directory / "counter.sqlite"
         yield Database("sqlite", f"sqlite:///{path}", path)
         return
     if not POSTGRES_URL:
-        pytest.skip("PostgreSQL not tested: TEST_POSTGRES_URL is not set (scripts/start-postgres.sh)")
+        pytest.skip(
+            "PostgreSQL not tested: TEST_POSTGRES_URL is not set (scripts/start-postgres.sh)"
+        )
     name = f"sqp_reliability_{uuid.uuid4().hex[:12]}"
     admin = sa.create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT", poolclass=sa.pool.NullPool)
     try:
@@ -195,7 +197,9 @@ class Gunicorn(Server):
 
 @functools.cache
 def _gunicorn_has_control_socket() -> bool:
-    result = subprocess.run([str(BIN / "gunicorn"), "--help"], capture_output=True, text=True, timeout=30)
+    result = subprocess.run(
+        [str(BIN / "gunicorn"), "--help"], capture_output=True, text=True, timeout=30
+    )
     return "--no-control-socket" in result.stdout
 
 
@@ -205,7 +209,9 @@ def _wait_for_group_to_end(pgid: int, *, within: float) -> None:
         if not _living_members(pgid):
             return
         time.sleep(0.01)
-    raise AssertionError(f"processes {_living_members(pgid)} still alive {within}s after being stopped")
+    raise AssertionError(
+        f"processes {_living_members(pgid)} still alive {within}s after being stopped"
+    )
 
 
 def _living_members(pgid: int) -> list[int]:
@@ -294,7 +300,7 @@ class Phone:
         return csrf_token(page.text), int(number.group(1))
 
     def twin(self) -> Phone:
-        """Another connection with the same cookies: the same phone tapping again, or a second tab."""
+        """Another connection with the same cookies: the same phone tapping again, a second tab."""
         other = Phone(self.base_url, timeout=self.timeout)
         other.http.cookies.update(self.http.cookies)
         return other

@@ -1,4 +1,4 @@
-"""Many writes at once on the real server (gunicorn, 4 workers): no round lost, none doubled, no 5xx."""
+"""Many writes at once on the real server (gunicorn, 4 workers): none lost, none doubled, no 5xx."""
 
 from __future__ import annotations
 
@@ -53,7 +53,9 @@ def test_fifty_taps_on_the_same_round_record_it_once(server, served_database):
     ])
 
     assert [a.status_code for a in answers] == [200] * CONCURRENT
-    recorded = [heads for a, heads in zip(answers, typed, strict=True) if STALE_NOTICE not in a.text]
+    recorded = [
+        heads for a, heads in zip(answers, typed, strict=True) if STALE_NOTICE not in a.text
+    ]
     assert len(recorded) == 1, f"{len(recorded)} taps were told their round was recorded"
     stored = stored_games(served_database)[game]
     assert list(stored.rounds) == [number]
@@ -86,7 +88,8 @@ def test_fifty_taps_on_cancel_remove_only_the_round_they_name(server, served_dat
     game = phone.start_game(["Ana", "Bob"])
     for heads in [(1, 0), (2, 3), (0, 4)]:
         token, number = phone.open_game(game)
-        assert phone.post(f"/parties/{game}/manches", round_form(token, number, heads)).status_code == 303
+        answer = phone.post(f"/parties/{game}/manches", round_form(token, number, heads))
+        assert answer.status_code == 303
     token, _ = phone.open_game(game)
     taps = [phone.twin() for _ in range(CONCURRENT)]
 
@@ -106,7 +109,8 @@ def test_fifty_saves_of_one_edit_form_change_the_round_once(server, served_datab
     phone = Phone(server.url)
     game = phone.start_game(["Ana", "Bob"])
     token, number = phone.open_game(game)
-    assert phone.post(f"/parties/{game}/manches", round_form(token, number, (1, 0))).status_code == 303
+    answer = phone.post(f"/parties/{game}/manches", round_form(token, number, (1, 0)))
+    assert answer.status_code == 303
     edit_page = phone.get(f"/parties/{game}/manches/1")
     version = re.search(r'name="version" value="(\d+)"', edit_page.text).group(1)
     typed = [(1 + tap % 9, tap // 9) for tap in range(CONCURRENT)]

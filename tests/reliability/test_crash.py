@@ -119,12 +119,18 @@ class Burst:
                 # The server died under the request: wait for it to come back, then send it again.
                 with self.changed:
                     self.interrupted += 1
-                    if not self.changed.wait_for(lambda: self.life > life or self.stopping, DEADLINE):
+                    back = self.changed.wait_for(
+                        lambda: self.life > life or self.stopping, 2 * DEADLINE
+                    )
+                    if not back:
                         self.problems.append(f"table {table.index}: the server never came back")
                         self.changed.notify_all()
                         return
                 continue
-            if answer.status_code != 303 or answer.headers.get("Location") != f"/parties/{table.game}":
+            acknowledged = answer.status_code == 303 and (
+                answer.headers.get("Location") == f"/parties/{table.game}"
+            )
+            if not acknowledged:
                 with self.changed:
                     self.problems.append(
                         f"table {table.index}, round {number}: {answer.status_code} "
@@ -161,7 +167,7 @@ def check_database(database: Database, tables: list[Table], acknowledged: dict[s
         assert len(numbers) <= len(acked) + 1, f"{when}: rounds {numbers} but {sorted(acked)} sent"
         for number in numbers:
             assert sorted(game.rounds[number]) == list(range(game.players)), (
-                f"{when}: round {number} of table {table.index} is half stored: {game.rounds[number]}"
+                f"{when}: round {number} of table {table.index} half stored: {game.rounds[number]}"
             )
             assert game.heads(number) == typed_heads(table.index, number, game.players), when
         unanswered += len(numbers) - len(acked)
@@ -210,6 +216,7 @@ def test_every_acknowledged_round_survives_repeated_sigkills(tmp_path):
             burst.stop()
         server.stop()
 
+    assert not burst.problems, burst.problems
     # Every table's last answer came back, so what is stored is exactly what was acknowledged.
     acknowledged = burst.acknowledged()
     assert check_database(database, tables, acknowledged, f"the end, seed {seed}") == 0

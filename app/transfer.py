@@ -68,11 +68,27 @@ def export_json(games: Iterable[Game]) -> str:
     return json.dumps(document, ensure_ascii=False, indent=1)
 
 
+class _SpreadsheetWriter:
+    """A CSV writer for spreadsheets: a BOM so Excel reads UTF-8, and no cell read as a formula."""
+
+    def __init__(self, out: io.StringIO):
+        out.write("\ufeff")
+        self._writer = csv.writer(out)
+
+    def writerow(self, cells: Iterable[Any]) -> None:
+        # A name like « =1+2 » or « @SUM(A1) » would run as a formula when the file is opened.
+        self._writer.writerow(
+            "'" + cell if isinstance(cell, str) and cell[:1] in ("=", "+", "-", "@", "\t", "\r")
+            else cell
+            for cell in cells
+        )
+
+
 def game_csv(game: Game) -> str:
     """One row per round, one column per player, as a spreadsheet would hold the paper sheet."""
     sheet = game.scoresheet
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = _SpreadsheetWriter(out)
     writer.writerow(["Manche", *sheet.players])
     for number, heads in enumerate(sheet.rounds, start=1):
         writer.writerow([number, *heads])
@@ -82,7 +98,7 @@ def game_csv(game: Game) -> str:
 def games_csv(games: Iterable[Game]) -> str:
     """All games: one row per round; the seats' names and heads side by side."""
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = _SpreadsheetWriter(out)
     seats = range(1, rules.MAX_PLAYERS + 1)
     writer.writerow(
         ["Partie", "Date", "Manche", *[c for s in seats for c in (f"Joueur {s}", f"Têtes {s}")]]
@@ -182,7 +198,7 @@ def parse_export(data: bytes) -> list[ImportedGame]:
         raise ImportRefused(["Ce fichier n’est pas un export JSON de parties."]) from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ImportRefused(["Ce fichier n’est pas un export du compteur « 6 qui prend ! »."])
-    if document.get("version") != VERSION:
+    if type(document.get("version")) is not int or document["version"] != VERSION:
         raise ImportRefused([f"Version de fichier {document.get('version')!r} inconnue (attendu : {VERSION})."])
     raw_games = document.get("games")
     if not isinstance(raw_games, list) or len(raw_games) > MAX_GAMES:

@@ -325,7 +325,7 @@ def test_a_game_exports_as_csv(page: Page, tmp_path):
     saved = tmp_path / "partie.csv"
     download.value.save_as(saved)
     assert download.value.suggested_filename.endswith(".csv")
-    assert saved.read_text(encoding="utf-8").splitlines() == ["Manche,Alice,Bruno,Chloé", "1,1,2,3"]
+    assert saved.read_text(encoding="utf-8-sig").splitlines() == ["Manche,Alice,Bruno,Chloé", "1,1,2,3"]
 
 
 def test_a_wrong_file_is_refused_naming_the_game_and_round(phone: Page, tmp_path):

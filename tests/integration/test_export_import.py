@@ -50,7 +50,7 @@ def history_links(client) -> list[str]:
 
 
 def read_csv(response) -> list[list[str]]:
-    return list(csv.reader(io.StringIO(response.get_data(as_text=True))))
+    return list(csv.reader(io.StringIO(response.data.decode("utf-8-sig"))))
 
 
 def attachment_name(response) -> str:

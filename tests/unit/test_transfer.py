@@ -472,7 +472,7 @@ def test_a_document_is_not_changed_by_being_read():
 
 
 def read_csv(text: str) -> list[list[str]]:
-    return list(csv.reader(io.StringIO(text)))
+    return list(csv.reader(io.StringIO(text.removeprefix("\ufeff"))))  # as a spreadsheet reads it
 
 
 def test_a_game_as_csv_has_a_row_per_round_and_a_column_per_player():
@@ -527,3 +527,28 @@ def test_ten_players_fill_every_column_of_the_all_games_csv():
     rows = read_csv(games_csv([make_game(names, [list(range(10))])]))
 
     assert len(rows[1]) == len(rows[0]) == 23
+
+
+
+@pytest.mark.parametrize("name", ["=1+2", "@SUM(A1)", "+33 6", "-Bob"])
+def test_csv_cells_are_never_read_as_formulas(name):
+    game = make_game([name, "Carla"], [[1, 2]])
+
+    for text in (game_csv(game), games_csv([game])):
+        cells = [cell for row in csv.reader(io.StringIO(text.lstrip("\ufeff"))) for cell in row]
+        assert name not in cells
+        assert "'" + name in cells
+
+
+def test_csv_starts_with_a_byte_order_mark_for_spreadsheets():
+    game = make_game(["Chloé", "Bob"], [[1, 2]])
+
+    assert game_csv(game).startswith("\ufeffManche,Chloé,Bob")
+
+
+def test_a_version_given_as_true_is_refused():
+    doc = document(raw_game(rounds=[[1, 2, 3]]))
+    doc["version"] = True
+
+    with pytest.raises(ImportRefused):
+        parse_export(json.dumps(doc).encode())

@@ -40,13 +40,19 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def clean_env() -> dict[str, str]:
+    """Return this process's environment without the settings of the app and of gunicorn."""
+    settings = ("DATABASE_URL", "SECRET_KEY", "PRODUCTION", "PROXY_FIX", "RATELIMIT_STORAGE_URI",
+                "INSTANCE_PATH", "HOST", "PORT", "WEB_CONCURRENCY")
+    return {
+        key: value for key, value in os.environ.items()
+        if not key.startswith(("FLASK_", "GUNICORN_")) and key not in settings
+    }
+
+
 def server_env(database_url: str, instance_path: Path, **extra: str) -> dict[str, str]:
     """Return the environment of a server on that database, rate limits off (load is the point)."""
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("FLASK_", "GUNICORN_")) and key not in ("DATABASE_URL", "SECRET_KEY")
-    }
+    env = clean_env()
     env.update(
         DATABASE_URL=database_url,
         INSTANCE_PATH=str(instance_path),

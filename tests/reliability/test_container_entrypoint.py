@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from .conftest import (
-    BIN, ROOT, Phone, Server, drop_database, empty_database, free_port, round_form, stored_games,
+    BIN, ROOT, Phone, Server, clean_env, drop_database, empty_database, free_port, round_form,
+    stored_games,
 )
 
 pytestmark = pytest.mark.slow
@@ -58,10 +59,7 @@ def healthcheck() -> list[str]:
 
 def container_env(database_url: str | None, home: Path, port: int, **extra: str) -> dict[str, str]:
     """The image's environment, on this machine: loopback, this virtualenv, a temporary /data."""
-    env = {
-        key: value for key, value in os.environ.items()
-        if not key.startswith(("FLASK_", "GUNICORN_")) and key not in ("DATABASE_URL", "SECRET_KEY")
-    }
+    env = clean_env()
     env.update(image_environment())
     env.update(
         PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",

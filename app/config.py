@@ -18,7 +18,8 @@ class Config:
     SESSION_COOKIE_SAMESITE = "Lax"
     DEVICE_COOKIE_NAME = "appareil"
     DEVICE_COOKIE_DAYS = 400  # the longest lifetime browsers accept
-    MAX_CONTENT_LENGTH = 2 * 1024 * 1024  # an import of thousands of games fits; more is refused
+    MAX_CONTENT_LENGTH = 64 * 1024  # a round or a new game fits many times over; more is refused
+    MAX_IMPORT_LENGTH = 2 * 1024 * 1024  # an import of thousands of games fits
     MAX_FORM_PARTS = 200
     RATELIMIT_STORAGE_URI = "memory://"
     RATELIMIT_HEADERS_ENABLED = True

@@ -131,10 +131,9 @@ def test_every_form_on_every_page_carries_a_token(client, game_with_a_round):
 
 def test_oversized_bodies_are_refused_before_anything_else(client, app, game_with_a_round):
     before = dump(app)
-    too_big = "x" * (app.config["MAX_CONTENT_LENGTH"] + 1)
-
     for path, _ in every_post(game_with_a_round):
-        response = client.post(path, data={"filler": too_big})
+        limit = app.config["MAX_IMPORT_LENGTH" if path.endswith("/import") else "MAX_CONTENT_LENGTH"]
+        response = client.post(path, data={"filler": "x" * (limit + 1)})
         assert response.status_code == 413, path
 
     assert dump(app) == before

@@ -436,11 +436,26 @@ def test_the_refusal_page_still_lists_the_devices_games(app, client):
     assert button(page, "Importer") is not None
 
 
+def test_a_file_of_a_thousand_games_fits_under_the_import_limit(app, client):
+    document = {"format": "six-qui-prend", "version": 1, "games": [
+        {"id": f"partie-{n}", "created_at": "2026-11-29T19:05:00Z", "players": ["Alice", "Bob"],
+         "rules": {"end": "above", "limit": 66, "round_count": None, "pro": False},
+         "rounds": [[10, 20], [30, 5], [27, 9]]}
+        for n in range(1000)
+    ]}
+    body = json.dumps(document).encode()
+    assert len(body) > app.config["MAX_CONTENT_LENGTH"]
+
+    response = import_file(client, body)
+
+    assert response.status_code == 303
+
+
 def test_a_file_over_the_size_limit_is_refused(app, client):
     start_game(client, ["Alice", "Bob"])
     before = dump(app)
 
-    response = import_file(client, b" " * (app.config["MAX_CONTENT_LENGTH"] + 1))
+    response = import_file(client, b" " * (app.config["MAX_IMPORT_LENGTH"] + 1))
 
     assert response.status_code == 413
     assert dump(app) == before

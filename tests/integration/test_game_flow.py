@@ -432,3 +432,16 @@ def test_history_of_a_new_device_is_empty(client):
 
     assert response.status_code == 200
     assert history_entries(parse(response.data)) == []
+
+
+def test_a_round_sent_after_the_end_says_why_it_is_refused(client, app):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_round(client, public_id, 1, [67, 1])
+    before = dump(app)
+
+    response = play_round(client, public_id, 2, [1, 1])
+
+    assert response.status_code == 422
+    alert = parse(response.data).find(role="alert")
+    assert alert is not None and "terminée" in alert.text
+    assert dump(app) == before

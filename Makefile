@@ -19,7 +19,7 @@ $(VENV)/.installed: pyproject.toml
 run: $(VENV)/.installed
 	$(BIN)/flask --app app db upgrade
 	$(BIN)/python -m app.announce
-	exec $(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile - "app:create_app()"
+	exec $(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile - --no-control-socket "app:create_app()"
 
 ## browser: a Chromium for Playwright (Debian's package as root, else Playwright's download)
 browser: $(VENV)/.installed

@@ -48,16 +48,15 @@ def local_secret_key(instance_path: str) -> str:
     path = Path(instance_path) / "secret_key"
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
-        # O_EXCL: when several workers start at once, only one writes the key and all read it.
+        # Written whole under a temporary name, then linked into place: when several workers start
+        # at once, exactly one key wins and nobody ever reads a half-written file.
+        draft = path.with_name(f".secret_key.{os.getpid()}.{secrets.token_hex(4)}")
+        draft.write_text(secrets.token_urlsafe(48))
+        draft.chmod(0o600)
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            os.link(draft, path)
         except FileExistsError:
-            pass
-        else:
-            with os.fdopen(fd, "w") as file:
-                file.write(secrets.token_urlsafe(48))
-    for _ in range(50):
-        key = path.read_text().strip()
-        if key:
-            return key
-    raise RuntimeError(f"{path} is empty")
+            pass  # another worker won; use its key
+        finally:
+            draft.unlink()
+    return path.read_text().strip()

@@ -20,6 +20,7 @@ class NewGameForm(Form):
     limit = StringField(default="")
     round_count = StringField(default="")
     pro = BooleanField()
+    key = HiddenField()  # one per form shown: the same form sent twice starts one game
 
     def typed_names(self) -> list[str]:
         return [entry.data or "" for entry in self.players]

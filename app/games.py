@@ -48,7 +48,9 @@ def _with_sheets():
 def _begin_write() -> None:
     # SQLite: take the write lock when the transaction starts (BEGIN IMMEDIATE) rather than at the
     # first write, so a read-then-write never fails with "database is locked" half-way through.
-    db.session.connection(execution_options={"sqlite_begin": "IMMEDIATE"})
+    # Only the first statement of a transaction can choose; callers start with this.
+    if not db.session().in_transaction():
+        db.session.connection(execution_options={"sqlite_begin": "IMMEDIATE"})
 
 
 def get_game(public_id: str, device_hash: str | None, *, for_update: bool = False) -> Game:
@@ -66,9 +68,18 @@ def get_game(public_id: str, device_hash: str | None, *, for_update: bool = Fals
     return game
 
 
-def start_game(device_hash: str, typed_names: Sequence[str], game_rules: rules.GameRules) -> Game:
-    """Seat the players of a new game; raise InvalidPlayers if the names cannot start one."""
+def start_game(device_hash: str, typed_names: Sequence[str], game_rules: rules.GameRules,
+               creation_key: str | None = None) -> Game:
+    """Seat the players of a new game; raise InvalidPlayers if the names cannot start one.
+
+    A creation_key already used by this device returns the game it created (a repeat).
+    """
     names = rules.seat_players(typed_names)
+    if creation_key:
+        _begin_write()
+        existing = _created_with(device_hash, creation_key)
+        if existing is not None:
+            return existing
     game = Game(
         device_hash=device_hash,
         end_rule=game_rules.end.value,
@@ -76,9 +87,24 @@ def start_game(device_hash: str, typed_names: Sequence[str], game_rules: rules.G
         round_count=game_rules.round_count,
         pro=game_rules.pro,
         players=[Player(seat=seat, name=name) for seat, name in enumerate(names)],
+        creation_key=creation_key,
     )
     db.session.add(game)
+    try:
+        db.session.flush()
+    except IntegrityError:  # PostgreSQL: the same form sent twice at the same moment
+        db.session.rollback()
+        existing = _created_with(device_hash, creation_key)
+        if existing is None:
+            raise
+        return existing
     return game
+
+
+def _created_with(device_hash: str, creation_key: str | None) -> Game | None:
+    return db.session.scalars(
+        select(Game).where(Game.device_hash == device_hash, Game.creation_key == creation_key)
+    ).first()
 
 
 def record_round(game: Game, number: int | None, typed: Sequence[str | None]) -> None:
@@ -137,8 +163,9 @@ def edit_round(game: Game, number: int, version: int | None, typed: Sequence[str
 
 def rematch(public_id: str, device_hash: str | None) -> Game:
     """Start a new game with the same players, in the same seats, under the same rules."""
-    old = get_game(public_id, device_hash)
-    return start_game(old.device_hash, [p.name for p in old.players], old.rules)
+    old = get_game(public_id, device_hash, for_update=True)
+    key = f"revanche:{old.public_id}"  # a second tap on « Rejouer » finds the same new game
+    return start_game(old.device_hash, [p.name for p in old.players], old.rules, key)
 
 
 def game_in_progress(device_hash: str | None) -> Game | None:

@@ -26,6 +26,7 @@ class Game(db.Model):
     __table_args__ = (
         Index("ix_game_device_recent", "device_hash", "created_at", "id"),
         Index("ix_game_device_origin", "device_hash", "origin_id"),
+        Index("ix_game_device_creation_key", "device_hash", "creation_key", unique=True),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -41,6 +42,9 @@ class Game(db.Model):
     version: Mapped[int] = mapped_column(default=1, server_default="1")
     # The id the game had where it was exported from, so that importing it twice adds it once.
     origin_id: Mapped[str | None] = mapped_column(String(64))
+    # The key of the form (or of the rematch) that created the game: sending it twice, by a double
+    # tap or a retry, finds this game instead of starting a second one.
+    creation_key: Mapped[str | None] = mapped_column(String(64))
 
     players: Mapped[list[Player]] = relationship(
         back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"

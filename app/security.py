@@ -1,6 +1,7 @@
 """Security and cache headers, all set in one place."""
 
-from flask import Flask, Response, request
+from flask import Flask, Response, request, session
+from flask.sessions import SecureCookieSessionInterface
 
 CONTENT_SECURITY_POLICY = "; ".join(
     [
@@ -34,5 +35,24 @@ def set_headers(response: Response) -> Response:
     return response
 
 
+class SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed-cookie session, marked Secure whenever the page came over HTTPS.
+
+    A fixed SESSION_COOKIE_SECURE would either leak the cookie over HTTP or, on a LAN served over
+    plain HTTP, drop it (and with it every CSRF token).
+    """
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(app.config["SESSION_COOKIE_SECURE"] or request.is_secure)
+
+
+def keep_session() -> None:
+    # The session holds the CSRF secret: it must outlive a phone closing its browser mid-game,
+    # or the page it restores would be refused. It lasts PERMANENT_SESSION_LIFETIME.
+    session.permanent = True
+
+
 def init_app(app: Flask) -> None:
+    app.session_interface = SessionInterface()
+    app.before_request(keep_session)
     app.after_request(set_headers)

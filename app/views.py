@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
@@ -31,7 +33,8 @@ def home():
 @bp.get("/parties/nouvelle")
 def new_game():
     """Show the form that seats the players."""
-    return render_template("new_game.html", form=NewGameForm(), errors={}, table_errors=[])
+    form = NewGameForm(data={"key": secrets.token_urlsafe(16)})
+    return render_template("new_game.html", form=form, errors={}, table_errors=[])
 
 
 @bp.post("/parties")
@@ -45,7 +48,9 @@ def create_game():
     if game_rules is None:
         return _new_game_form(form, rule_errors, [], status=422)
     try:
-        game = games.start_game(claim_device(), form.typed_names(), game_rules)
+        game = games.start_game(
+            claim_device(), form.typed_names(), game_rules, (form.key.data or "")[:64] or None
+        )
     except rules.InvalidPlayers as error:
         seat_errors = {f"players-{seat}": message for seat, message in error.seat_errors.items()}
         return _new_game_form(form, seat_errors, error.table_errors, status=422)

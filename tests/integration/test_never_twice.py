@@ -2,8 +2,10 @@
 
 import pytest
 
-from .actions import cancel_round, count_rows, dump, game_page, play_round, play_rounds, start_game
-from .html import parse, round_lines, totals
+from .actions import (
+    cancel_round, count_rows, dump, game_page, game_url, play_round, play_rounds, start_game,
+)
+from .html import hidden_value, parse, round_lines, totals
 
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
@@ -98,3 +100,27 @@ def test_a_round_cancelled_then_entered_again_is_recorded_with_the_new_values(cl
 
     assert response.status_code == 303
     assert round_lines(game_page(client, public_id)) == [[2, 9]]
+
+
+def test_the_same_new_game_form_sent_twice_starts_one_game(client, app):
+    page = parse(client.get("/parties/nouvelle").data)
+    key = hidden_value(page.find("form"), "key")
+    data = {"key": key, "players-0": "Alice", "players-1": "Bob"}
+
+    first = client.post("/parties", data=data)
+    second = client.post("/parties", data=data)
+
+    assert first.status_code == second.status_code == 303
+    assert first.headers["Location"] == second.headers["Location"]
+    assert len(dump(app)["game"]) == 1
+
+
+def test_two_taps_on_rematch_start_one_new_game(client, app):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_round(client, public_id, 1, [67, 1])
+
+    first = client.post(f"{game_url(public_id)}/revanche")
+    second = client.post(f"{game_url(public_id)}/revanche")
+
+    assert first.headers["Location"] == second.headers["Location"] != f"/parties/{public_id}"
+    assert len(dump(app)["game"]) == 2

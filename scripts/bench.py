@@ -144,14 +144,14 @@ class _TokenFinder(html.parser.HTMLParser):
             self.token = found.get("value")
 
 
-def csrf_session(port: int) -> tuple[str, str]:
-    """Open the new-game form as a browser would: return the session cookie and its CSRF token."""
-    status, body, cookies = fetch(port, "/parties/nouvelle", {})
+def csrf_session(port: int, path: str, cookies: dict[str, str]) -> tuple[str, str]:
+    """Open a game as a browser would: return the session cookie and the forms' CSRF token."""
+    status, body, set_cookies = fetch(port, path, cookies)
     finder = _TokenFinder()
     finder.feed(body)
-    if status != 200 or not finder.token or "session" not in cookies:
-        raise RuntimeError("could not get a CSRF token from /parties/nouvelle")
-    return cookies["session"], finder.token
+    if status != 200 or not finder.token or "session" not in set_cookies:
+        raise RuntimeError(f"could not get a CSRF token from {path} ({status})")
+    return set_cookies["session"], finder.token
 
 
 # --- the load tool ----------------------------------------------------------------------------
@@ -205,15 +205,24 @@ def wrk(name: str, url: str, args: argparse.Namespace, script: Path | None = Non
     if script_args:
         command += ["--", *script_args]
     output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
+    with open(args.wrk_log, "a") as log:
+        log.write(f"$ {' '.join(command)}\n{output}\n")
+    found = re.search(r"Requests/sec:[ \t]+([\d.]+)", output)
+    if not found:
+        raise RuntimeError(f"wrk gave no rate for {name}:\n{output}")
+    rps = float(found.group(1))
     requests = int(re.search(r"(\d+) requests in", output).group(1))
     errors = sum(int(n) for n in re.findall(r"Non-2xx or 3xx responses: (\d+)", output))
-    errors += sum(int(n) for n in re.findall(
-        r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output)[0]
-    ) if "Socket errors" in output else 0
-    # The distribution's lines only ("+/- Stdev" columns also end in %).
-    p50 = re.search(r"^\s+50%\s+(\S+)$", output, re.MULTILINE).group(1)
-    p99 = re.search(r"^\s+99%\s+(\S+)$", output, re.MULTILINE).group(1)
+    socket_errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)",
+                              output)
+    errors += sum(int(n) for n in socket_errors.groups()) if socket_errors else 0
+
+    def percentile(level: int) -> str:
+        # The distribution's own lines ("+/- Stdev" columns also end in %).
+        found = re.search(rf"^[ \t]+{level}%[ \t]+(\S+)[ \t]*$", output, re.MULTILINE)
+        return found.group(1) if found else "?"
+
+    p50, p99 = percentile(50), percentile(99)
     measure = Measure(name, rps, requests, errors, p50, p99)
     print(f"  {name:<44} {rps:>7.0f} req/s  p50 {p50:>8}  p99 {p99:>8}  ({requests} requests"
           f"{f', {errors} ERRORS' if errors else ''})", flush=True)
@@ -297,8 +306,9 @@ def profile(app, token: str, big: str, folder: Path, requests: int) -> dict[str,
         return {"(not run)": "pyinstrument is not installed: pip install -e '.[bench]'"}
     client = app.test_client()
     cookie_name = app.config["DEVICE_COOKIE_NAME"]
+    client.set_cookie(cookie_name, token)
     finder = _TokenFinder()
-    finder.feed(client.get("/parties/nouvelle").get_data(as_text=True))
+    finder.feed(client.get(f"/parties/{big}").get_data(as_text=True))
     lines = folder / "profile-submissions.txt"
     seed_submissions(app, requests, lines)
     submissions = [line.split(" ", 2) for line in lines.read_text().splitlines()]
@@ -363,14 +373,20 @@ def median(values: Sequence[float]) -> float:
     return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
-def report(results: dict[str, list[Measure]], args: argparse.Namespace) -> str:
+def report(results: dict[str, list[Measure]], floors_before: dict[str, list[Measure]],
+           args: argparse.Namespace) -> str:
     floor = median([m.rps for m in results["floor"]])
     rps = {key: median([m.rps for m in measures]) for key, measures in results.items()}
+    # Each slice against the floor slice measured just before it: the machine's load drifts
+    # during a run (other work shares its cores), far less within a few seconds.
+    ratios = {key: median([m.rps / f.rps for m, f in zip(measures, floors_before[key], strict=True)])
+              for key, measures in results.items() if key != "floor"}
     lines = [
         f"Measured {time.strftime('%Y-%m-%d %H:%M')} by `make bench`: gunicorn --workers {WORKERS} "
         f"(as `make run`), SQLite; wrk {args.threads} thread × {args.connections} connections on "
-        f"loopback, {args.repeats} slices of {args.slice} s per request, interleaved with the floor "
-        f"(medians shown); {os.cpu_count()} CPUs, load average before the run: {args.load_before}.",
+        f"loopback, {args.repeats} slices of {args.slice} s per request, each right after a slice "
+        f"of the floor; req/s are medians, ratios the median of each slice over the floor slice "
+        f"before it. {os.cpu_count()} CPUs, load average before the run: {args.load_before}.",
         f"Floor slices (req/s): {', '.join(f'{m.rps:.0f}' for m in results['floor'])}.",
         "",
         "| request | req/s | × floor | target | met |",
@@ -378,19 +394,18 @@ def report(results: dict[str, list[Measure]], args: argparse.Namespace) -> str:
         f"| floor: bare Flask « hello », same gunicorn | {floor:.0f} | 1.00 | | |",
     ]
     for target in TARGETS:
-        value = rps[target.key]
-        ratio = value / floor
+        ratio = ratios[target.key]
         goal, met = "", ""
         if target.floor_ratio is not None:
             goal = f"≥ {target.floor_ratio} × floor"
             met = "yes" if ratio >= target.floor_ratio else "**no**"
         if target.versus:
-            versus = value / rps[target.versus]
+            versus = ratio / ratios[target.versus]
             goal = f"≥ 0.9 × with {HISTORY_GAMES} games: {versus:.2f}"
             met = "yes" if versus >= 0.9 else "**no**"
-        lines.append(f"| {target.label} | {value:.0f} | {ratio:.2f} | {goal} | {met} |")
+        lines.append(f"| {target.label} | {rps[target.key]:.0f} | {ratio:.3f} | {goal} | {met} |")
     lines += ["", "Latency of the median slice (p50 / p99):", ""]
-    for key, measures in results.items():
+    for measures in results.values():
         middle = sorted(measures, key=lambda m: m.rps)[len(measures) // 2]
         lines.append(f"- {middle.name}: {middle.latency_p50} / {middle.latency_p99}")
     return "\n".join(lines)
@@ -424,7 +439,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     os.environ.pop("DATABASE_URL", None)
     sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
     log = folder / "gunicorn.log"
-    print(f"Working in {folder} (server logs: {log})", flush=True)
+    args.wrk_log = folder / "wrk.log"
+    print(f"Working in {folder} (server logs: {log}; wrk's output: {args.wrk_log})", flush=True)
     try:
         from seed import new_device
 
@@ -443,10 +459,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         (folder / "submit.lua").write_text(SUBMIT_LUA)
 
         results: dict[str, list[Measure]] = {"floor": []}
+        floors_before: dict[str, list[Measure]] = {}
         with (gunicorn("bench:hello_app()", env, log, pythonpath=str(ROOT / "scripts")) as hello,
               gunicorn("app:create_app()", few_env, log) as few,
               gunicorn("app:create_app()", many_env, log) as many):
-            session, csrf = csrf_session(few)
+            session, csrf = csrf_session(few, f"/parties/{few_big}",
+                                         {few_app.config["DEVICE_COOKIE_NAME"]: token})
             pages = {
                 "game": (few, f"/parties/{few_big}"),
                 "history": (few, "/historique"),
@@ -468,8 +486,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                         measure = submissions(few_app, few, target, folder, args, session, csrf,
                                               results["floor"][-1].rps)
                     results.setdefault(target.key, []).append(measure)
+                    floors_before.setdefault(target.key, []).append(results["floor"][-1])
 
-        table = report(results, args)
+        table = report(results, floors_before, args)
         print("\n" + table, flush=True)
         print(f"\nProfiling {args.profile_requests} requests per route in-process…", flush=True)
         reports = profile(many_app, token, many_big, folder, args.profile_requests)

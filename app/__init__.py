@@ -39,6 +39,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     )
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
         Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    else:
+        # A server's connections can drop (restart, failover): check each before handing it out.
+        # A SQLite file cannot, so it skips the check.
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {
+            "pool_pre_ping": True, **app.config["SQLALCHEMY_ENGINE_OPTIONS"]
+        }
     if not app.config.get("SECRET_KEY"):
         if app.config["PRODUCTION"]:
             raise RuntimeError("SECRET_KEY must be set in production (PRODUCTION=1).")

@@ -10,7 +10,7 @@ class Config:
     """Defaults for running on one's own machine; production overrides them from the environment."""
 
     SQLALCHEMY_DATABASE_URI = None  # set in create_app: a SQLite file under instance/
-    SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
+    SQLALCHEMY_ENGINE_OPTIONS: dict = {}  # PostgreSQL adds pool_pre_ping in create_app
     # A game night lasts hours: the CSRF token must not expire in the middle of it.
     WTF_CSRF_TIME_LIMIT = None
     PERMANENT_SESSION_LIFETIME = timedelta(days=400)

@@ -13,8 +13,15 @@ from app.extensions import db
 
 
 def new_public_id() -> str:
-    """Return a random id for URLs: 128 bits, so game addresses cannot be guessed or counted."""
-    return secrets.token_urlsafe(16)
+    """Return a random id for URLs: ~128 bits, so game addresses cannot be guessed or counted.
+
+    It starts with a letter or digit: a leading « - » would read as a formula in a spreadsheet
+    (the CSV export then has to quote it) and looks like an option on a command line.
+    """
+    while True:
+        public_id = secrets.token_urlsafe(16)
+        if public_id[0].isalnum():
+            return public_id
 
 
 def utcnow() -> datetime:

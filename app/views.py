@@ -237,9 +237,9 @@ def import_games():
     upload = request.files.get("fichier")
     data = upload.read() if upload else b""
     try:
-        imported = transfer.parse_export(data) if data else None
-        if imported is None:
+        if not data:
             raise transfer.ImportRefused(["Choisissez un fichier d’export (.json) à importer."])
+        imported = transfer.parse_export(data)
     except transfer.ImportRefused as error:
         page = games.history(current_device_hash(), 1, current_app.config["HISTORY_PAGE_SIZE"])
         return render_template("history.html", history=page, import_errors=error.errors), 422

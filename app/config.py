@@ -16,6 +16,7 @@ class Config:
     PERMANENT_SESSION_LIFETIME = timedelta(days=400)
     SESSION_COOKIE_HTTPONLY = True
     SESSION_COOKIE_SAMESITE = "Lax"
+    SESSION_REFRESH_EACH_REQUEST = False
     DEVICE_COOKIE_NAME = "appareil"
     DEVICE_COOKIE_DAYS = 400  # the longest lifetime browsers accept
     MAX_CONTENT_LENGTH = 64 * 1024  # a round or a new game fits many times over; more is refused
@@ -26,6 +27,9 @@ class Config:
     RATELIMIT_GAME_CREATION = "30 per hour"
     RATELIMIT_WRITES = "120 per minute"
     HISTORY_PAGE_SIZE = 20
+    # Rendered scoreboards, round sheets, charts and history entries kept per worker
+    # (app/fragments.py): a few MB at most.
+    GAME_PARTS_CACHED = 1000
     TIME_ZONE = "Europe/Paris"  # dates in the history are shown in this zone
     PROXY_FIX = False
     PRODUCTION = False

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import joinedload, selectinload
+from sqlalchemy.orm import selectinload
 
 from app import rules
 from app.extensions import db
@@ -21,6 +22,18 @@ from app.transfer import ImportedGame
 
 
 PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # the alphabet of secrets.token_urlsafe
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """A stored game as pages show it: read with plain rows, never changed through it."""
+
+    id: int
+    public_id: str
+    version: int
+    created_at: datetime
+    finished_at: datetime | None
+    scoresheet: rules.Scoresheet
 
 
 class GameNotFound(Exception):
@@ -33,11 +46,6 @@ class StaleRound(Exception):
 
 class GameChanged(Exception):
     """An edit made from a page opened before the game last changed (another tab, another hand)."""
-
-
-def _with_sheet():
-    # Two queries whatever the size of the game: the game with its players, then its rounds.
-    return (joinedload(Game.players), selectinload(Game.rounds))
 
 
 def _with_sheets():
@@ -53,19 +61,110 @@ def _begin_write() -> None:
         db.session.connection(execution_options={"sqlite_begin": "IMMEDIATE"})
 
 
-def get_game(public_id: str, device_hash: str | None, *, for_update: bool = False) -> Game:
-    """Return the device's game with its players and rounds, or raise GameNotFound."""
+# Games are read and changed with plain rows and statements built once: a mapped object costs
+# ten times a row (identity map, change tracking), and building and compiling a statement for
+# each request cost more than running it (about 1 ms a game page against 0.1 ms; see
+# docs/performance.md). The ORM only creates games (start_game, import_games) and exports them.
+_game, _player, _round = Game.__table__, Player.__table__, Round.__table__
+_GAME_COLUMNS = (
+    _game.c.id, _game.c.public_id, _game.c.version, _game.c.created_at, _game.c.finished_at,
+    _game.c.end_rule, _game.c.head_limit, _game.c.round_count, _game.c.pro,
+)
+_NEWEST_FIRST = (_game.c.created_at.desc(), _game.c.id.desc())
+_GAME_WITH_PLAYERS = (
+    select(*_GAME_COLUMNS, _player.c.name)
+    .join(_player, _player.c.game_id == _game.c.id)
+    .where(_game.c.public_id == bindparam("public_id"), _game.c.device_hash == bindparam("device"))
+    .order_by(_player.c.seat)
+)
+# PostgreSQL: lock the game's row (only it, not its players) until the write commits; SQLite
+# has nothing to add (a write transaction, BEGIN IMMEDIATE, holds the whole database).
+_GAME_WITH_PLAYERS_FOR_UPDATE = _GAME_WITH_PLAYERS.with_for_update(of=_game)
+_ROUNDS_OF_GAME = (
+    select(_round.c.heads).where(_round.c.game_id == bindparam("game_id")).order_by(_round.c.number)
+)
+_PLAYERS_OF_GAMES = (
+    select(_player.c.game_id, _player.c.name)
+    .where(_player.c.game_id.in_(bindparam("ids", expanding=True)))
+    .order_by(_player.c.game_id, _player.c.seat)
+)
+_ROUNDS_OF_GAMES = (
+    select(_round.c.game_id, _round.c.heads)
+    .where(_round.c.game_id.in_(bindparam("ids", expanding=True)))
+    .order_by(_round.c.game_id, _round.c.number)
+)
+_HISTORY_PAGE = (
+    select(*_GAME_COLUMNS).where(_game.c.device_hash == bindparam("device"))
+    .order_by(*_NEWEST_FIRST).offset(bindparam("skip")).limit(bindparam("count"))
+)
+_IN_PROGRESS = (
+    select(*_GAME_COLUMNS)
+    .where(_game.c.device_hash == bindparam("device"), _game.c.finished_at.is_(None))
+    .order_by(*_NEWEST_FIRST).limit(1)
+)
+
+
+# (Parameters of INSERT and UPDATE statements may not be named after a column.)
+_ADD_ROUND = _round.insert().values(
+    game_id=bindparam("in_game"), number=bindparam("new_number"), heads=bindparam("new_heads"),
+    created_at=bindparam("now"),
+)
+_REMOVE_ROUND = _round.delete().where(
+    _round.c.game_id == bindparam("in_game"), _round.c.number == bindparam("of_number")
+)
+_REPLACE_ROUND = _round.update().where(
+    _round.c.game_id == bindparam("in_game"), _round.c.number == bindparam("of_number")
+).values(heads=bindparam("new_heads"))
+_GAME_CHANGED = _game.update().where(_game.c.id == bindparam("in_game")).values(
+    version=bindparam("new_version"), finished_at=bindparam("new_finished_at")
+)
+
+
+def _rows(statement, **params):
+    return db.session.connection().execute(statement, params).all()
+
+
+def _run(statement, **params) -> None:
+    db.session.connection().execute(statement, params)
+
+
+def find_game(public_id: str, device_hash: str | None, *, for_update: bool = False) -> SavedGame:
+    """Return the device's game (locked for a write if asked: two statements), or raise
+    GameNotFound."""
     if device_hash is None or not PUBLIC_ID.fullmatch(public_id):
         raise GameNotFound(public_id)
-    query = select(Game).where(Game.public_id == public_id, Game.device_hash == device_hash)
     if for_update:
         _begin_write()
-        # PostgreSQL: lock the game's row (only it: players are outer-joined); SQLite holds the lock.
-        query = query.with_for_update(of=Game)
-    game = db.session.scalars(query.options(*_with_sheet())).unique().one_or_none()
-    if game is None:
+    rows = _rows(_GAME_WITH_PLAYERS_FOR_UPDATE if for_update else _GAME_WITH_PLAYERS,
+                 public_id=public_id, device=device_hash)
+    if not rows:
         raise GameNotFound(public_id)
-    return game
+    heads = [heads for (heads,) in _rows(_ROUNDS_OF_GAME, game_id=rows[0].id)]
+    return _saved(rows[0], [row.name for row in rows], heads)
+
+
+def _saved(game_row, names: Sequence[str], heads: Sequence[Sequence[int]]) -> SavedGame:
+    game_rules = rules.GameRules(
+        end=rules.EndRule(game_row.end_rule), limit=game_row.head_limit,
+        round_count=game_row.round_count, pro=game_row.pro,
+    )
+    sheet = rules.Scoresheet(tuple(names), tuple(tuple(taken) for taken in heads), game_rules)
+    return SavedGame(game_row.id, game_row.public_id, game_row.version, game_row.created_at,
+                     game_row.finished_at, sheet)
+
+
+def _saved_games(game_rows) -> list[SavedGame]:
+    """Return the games of these rows with their players and rounds (two more statements)."""
+    ids = [row.id for row in game_rows]
+    if not ids:
+        return []
+    names: dict[int, list[str]] = {game_id: [] for game_id in ids}
+    heads: dict[int, list[list[int]]] = {game_id: [] for game_id in ids}
+    for game_id, name in _rows(_PLAYERS_OF_GAMES, ids=ids):
+        names[game_id].append(name)
+    for game_id, taken in _rows(_ROUNDS_OF_GAMES, ids=ids):
+        heads[game_id].append(taken)
+    return [_saved(row, names[row.id], heads[row.id]) for row in game_rows]
 
 
 def start_game(device_hash: str, typed_names: Sequence[str], game_rules: rules.GameRules,
@@ -107,8 +206,9 @@ def _created_with(device_hash: str, creation_key: str | None) -> Game | None:
     ).first()
 
 
-def record_round(game: Game, number: int | None, typed: Sequence[str | None]) -> None:
-    """Record round `number` of a game (locked with get_game) from the heads typed, in seat order.
+def record_round(game: SavedGame, number: int | None, typed: Sequence[str | None]) -> SavedGame:
+    """Record round `number` of a game (locked with find_game) from the heads typed, in seat
+    order; return the game as it now stands.
 
     Raise StaleRound if that round is not the next one (already recorded: a repeat), GameOver or
     InvalidRound if it cannot be recorded; nothing is stored then.
@@ -116,73 +216,73 @@ def record_round(game: Game, number: int | None, typed: Sequence[str | None]) ->
     sheet = game.scoresheet
     if number != sheet.next_round:
         raise StaleRound(number)
-    heads = sheet.check_round(typed)
-    game.rounds.append(Round(number=number, heads=heads))
-    game.finished_at = utcnow() if sheet.with_round(heads).is_over else None
-    game.version += 1
+    sheet = sheet.with_round(sheet.check_round(typed))
     try:
-        db.session.flush()
+        _run(_ADD_ROUND, in_game=game.id, new_number=number, new_heads=list(sheet.rounds[-1]),
+             now=utcnow())
     except IntegrityError as error:  # another worker recorded it first (unique game + number)
         db.session.rollback()
         raise StaleRound(number) from error
+    return _changed(game, sheet, utcnow() if sheet.is_over else None)
 
 
-def cancel_round(game: Game, number: int | None) -> None:
-    """Remove round `number` of a locked game if it is the last one, which reopens a finished game.
+def cancel_round(game: SavedGame, number: int | None) -> SavedGame:
+    """Remove round `number` of a locked game if it is the last one, which reopens a finished
+    game; return the game as it now stands.
 
     Raise StaleRound when it is not the last round (already cancelled: a repeat).
     """
-    if not game.rounds or game.rounds[-1].number != number:
+    sheet = game.scoresheet
+    if not sheet.rounds or number != len(sheet.rounds):
         raise StaleRound(number)
-    game.rounds.pop()
-    game.finished_at = None
-    game.version += 1
-    db.session.flush()
+    _run(_REMOVE_ROUND, in_game=game.id, of_number=number)
+    return _changed(game, replace(sheet, rounds=sheet.rounds[:-1]), None)
 
 
-def edit_round(game: Game, number: int, version: int | None, typed: Sequence[str | None]) -> None:
-    """Replace the heads of round `number` of a locked game, checked like a new round.
+def edit_round(game: SavedGame, number: int, version: int | None,
+               typed: Sequence[str | None]) -> SavedGame:
+    """Replace the heads of round `number` of a locked game, checked like a new round; return the
+    game as it now stands.
 
     The end is recomputed: an edit can end the game or reopen it. Raise GameChanged if the game
     changed since the form was shown, InvalidRound if the heads cannot be, GameOver if they would
     have ended the game before its last round, GameNotFound if there is no such round.
     """
-    round_ = next((r for r in game.rounds if r.number == number), None)
-    if round_ is None:
+    sheet = game.scoresheet
+    if not 1 <= number <= len(sheet.rounds):
         raise GameNotFound(f"{game.public_id} round {number}")
     if version != game.version:
         raise GameChanged(number)
-    sheet = game.scoresheet
-    heads = rules.check_round(typed, sheet.players, game.pro)
-    over = sheet.with_round_replaced(number, heads).is_over
-    round_.heads = heads
-    game.finished_at = (game.finished_at or utcnow()) if over else None
-    game.version += 1
-    db.session.flush()
+    heads = rules.check_round(typed, sheet.players, sheet.rules.pro)
+    sheet = sheet.with_round_replaced(number, heads)
+    _run(_REPLACE_ROUND, in_game=game.id, of_number=number, new_heads=heads)
+    return _changed(game, sheet, (game.finished_at or utcnow()) if sheet.is_over else None)
+
+
+def _changed(game: SavedGame, sheet: rules.Scoresheet, finished_at: datetime | None) -> SavedGame:
+    # Every change bumps the version, so that an edit made from a stale page can be refused.
+    _run(_GAME_CHANGED, in_game=game.id, new_version=game.version + 1,
+         new_finished_at=finished_at)
+    return replace(game, version=game.version + 1, finished_at=finished_at, scoresheet=sheet)
 
 
 def rematch(public_id: str, device_hash: str | None) -> Game:
     """Start a new game with the same players, in the same seats, under the same rules."""
-    old = get_game(public_id, device_hash, for_update=True)
+    old = find_game(public_id, device_hash, for_update=True)
     key = f"revanche:{old.public_id}"  # a second tap on « Rejouer » finds the same new game
-    return start_game(old.device_hash, [p.name for p in old.players], old.rules, key)
+    return start_game(device_hash, old.scoresheet.players, old.scoresheet.rules, key)
 
 
-def game_in_progress(device_hash: str | None) -> Game | None:
+def game_in_progress(device_hash: str | None) -> SavedGame | None:
     """Return the device's most recent unfinished game, if any."""
     if device_hash is None:
         return None
-    return db.session.scalars(
-        select(Game)
-        .where(Game.device_hash == device_hash, Game.finished_at.is_(None))
-        .order_by(Game.created_at.desc(), Game.id.desc())
-        .limit(1)
-    ).first()
+    return next(iter(_saved_games(_rows(_IN_PROGRESS, device=device_hash))), None)
 
 
 @dataclass(frozen=True)
 class HistoryPage:
-    games: list[Game]
+    games: list[SavedGame]
     page: int
     has_next: bool
 
@@ -192,18 +292,23 @@ def history(device_hash: str | None, page: int, per_page: int) -> HistoryPage:
     if device_hash is None:
         return HistoryPage([], 1, False)
     page = max(1, page)
-    games = list(
-        db.session.scalars(
-            select(Game)
-            .where(Game.device_hash == device_hash)
-            .order_by(Game.created_at.desc(), Game.id.desc())
-            .offset((page - 1) * per_page)
-            .limit(per_page + 1)  # one more tells whether an older page exists, without a COUNT
-            .options(*_with_sheets())
-        )
-    )
-    return HistoryPage(games[:per_page], page, len(games) > per_page)
+    # One more than a page tells whether an older page exists, without a COUNT.
+    rows = _rows(_HISTORY_PAGE, device=device_hash, skip=(page - 1) * per_page, count=per_page + 1)
+    return HistoryPage(_saved_games(rows[:per_page]), page, len(rows) > per_page)
 
+
+def exported_game(public_id: str, device_hash: str | None) -> Game:
+    """Return the device's game with what an export holds (its origin too), or raise
+    GameNotFound."""
+    if device_hash is None or not PUBLIC_ID.fullmatch(public_id):
+        raise GameNotFound(public_id)
+    game = db.session.scalars(
+        select(Game).where(Game.public_id == public_id, Game.device_hash == device_hash)
+        .options(*_with_sheets())
+    ).one_or_none()
+    if game is None:
+        raise GameNotFound(public_id)
+    return game
 
 
 def all_games(device_hash: str | None, *, finished_only: bool = False) -> list[Game]:

@@ -48,8 +48,10 @@ class SessionInterface(SecureCookieSessionInterface):
 
 def keep_session() -> None:
     # The session holds the CSRF secret: it must outlive a phone closing its browser mid-game,
-    # or the page it restores would be refused. It lasts PERMANENT_SESSION_LIFETIME.
-    session.permanent = True
+    # or the page it restores would be refused. It lasts PERMANENT_SESSION_LIFETIME. (Setting the
+    # flag marks the session changed: only once, or every answer would carry a new cookie.)
+    if not session.permanent:
+        session.permanent = True
 
 
 def init_app(app: Flask) -> None:

@@ -86,7 +86,7 @@ def _new_game_form(form: NewGameForm, errors: dict[str, str], table_errors: list
 @bp.get("/parties/<public_id>")
 def game(public_id: str):
     """Show a game: scores, the round sheet, and the entry form or the result."""
-    found = _find_game(public_id)
+    found = _saved_game(public_id)
     template = "_game.html" if is_htmx() else "game.html"
     return vary_on_htmx(
         current_app.make_response(render_template(template, game=found, sheet=found.scoresheet))
@@ -99,13 +99,15 @@ def add_round(public_id: str):
     """Record the round typed, or show it again with what is wrong; a repeat records nothing."""
     form = RoundForm(request.form)
     typed = [entry.data for entry in form.heads]
-    found = _find_game(public_id, for_update=True)
+    found = _saved_game(public_id, for_update=True)
     try:
-        games.record_round(found, form.round_number(), typed)
+        found = games.record_round(found, form.round_number(), typed)
     except games.StaleRound:
+        db.session.rollback()  # nothing to write: free the game for other writers at once
         flash("Cette manche était déjà enregistrée : voici la feuille à jour.", "info")
-        return _show_game(found)
+        return _show_game(_saved_game(public_id))
     except (rules.InvalidRound, rules.GameOver) as error:
+        db.session.rollback()
         return _show_game(found, refused=error, typed=typed, status=422)
     db.session.commit()
     return _show_game(found, focus_entry=True)
@@ -116,10 +118,11 @@ def add_round(public_id: str):
 def cancel_round(public_id: str):
     """Remove the last round (named in the form, so a repeat never removes two)."""
     form = CancelRoundForm(request.form)
-    found = _find_game(public_id, for_update=True)
+    found = _saved_game(public_id, for_update=True)
     try:
-        games.cancel_round(found, form.round_number())
+        found = games.cancel_round(found, form.round_number())
     except games.StaleRound:
+        db.session.rollback()
         flash("Cette manche était déjà annulée : voici la feuille à jour.", "info")
         return _show_game(found)
     db.session.commit()
@@ -130,7 +133,7 @@ def cancel_round(public_id: str):
 @bp.get("/parties/<public_id>/manches/<int:number>")
 def edit_round_form(public_id: str, number: int):
     """Show a recorded round in a form, to correct it."""
-    found = _find_game(public_id)
+    found = _saved_game(public_id)
     sheet = found.scoresheet
     if not 1 <= number <= len(sheet.rounds):
         abort(404)
@@ -145,7 +148,7 @@ def edit_round(public_id: str, number: int):
     """Save a corrected round, unless the game changed since the form was opened."""
     form = EditRoundForm(request.form)
     typed = [entry.data for entry in form.heads]
-    found = _find_game(public_id, for_update=True)
+    found = _saved_game(public_id, for_update=True)
     try:
         games.edit_round(found, number, form.game_version(), typed)
     except games.GameNotFound:
@@ -207,7 +210,7 @@ def statistics():
 @bp.get("/parties/<public_id>/export.<any(csv, json):kind>")
 def export_game(public_id: str, kind: str):
     """Download one game as CSV (a spreadsheet) or JSON (to import elsewhere)."""
-    found = _find_game(public_id)
+    found = _exported_game(public_id)
     stamp = found.created_at.strftime("%Y-%m-%d")
     if kind == "csv":
         return _download(transfer.game_csv(found), "text/csv", f"6-qui-prend-{stamp}.csv")
@@ -263,10 +266,18 @@ def healthz():
     return {"status": "ok"}
 
 
-def _find_game(public_id: str, *, for_update: bool = False):
+def _saved_game(public_id: str, *, for_update: bool = False) -> games.SavedGame:
     """Return this device's game (locked for a write if asked), or answer 404."""
     try:
-        return games.get_game(public_id, current_device_hash(), for_update=for_update)
+        return games.find_game(public_id, current_device_hash(), for_update=for_update)
+    except games.GameNotFound:
+        abort(404)
+
+
+def _exported_game(public_id: str):
+    """Return this device's game with all that an export holds, or answer 404."""
+    try:
+        return games.exported_game(public_id, current_device_hash())
     except games.GameNotFound:
         abort(404)
 

@@ -97,3 +97,14 @@ def test_history_page_issues_at_most_4_statements_whatever_the_games_stored(app,
 
     _assert_within_budget(cases)
     _assert_same_count(cases)
+
+
+def test_home_page_issues_at_most_4_statements_whatever_the_game_in_progress(app, client, device):
+    cases = {"no game": _counted(app, lambda: client.get("/"), 200)}
+    device.store_games((2, 1))
+    cases["2 players, 1 round in progress"] = _counted(app, lambda: client.get("/"), 200)
+    device.store_games(*[(4, 3)] * 50, (10, 20))
+    cases["10 players, 20 rounds in progress, 52 games"] = _counted(app, lambda: client.get("/"), 200)
+
+    _assert_within_budget(cases)
+    _assert_same_count({case: seen for case, seen in cases.items() if case != "no game"})

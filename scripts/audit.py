@@ -65,7 +65,15 @@ def lighthouse(url: str, cookie: str, output: Path, cpu_slowdown: float | None =
                f"--extra-headers={json.dumps({'Cookie': cookie})}"]
     if cpu_slowdown is not None:
         command.append(f"--throttling.cpuSlowdownMultiplier={cpu_slowdown:g}")
-    subprocess.run(command, env=env, check=True, timeout=300, cwd=ROOT)
+    # Headless Chromium sometimes loses the trace of a load (Lighthouse's NO_NAVSTART or
+    # NO_FCP runtime errors, nothing to do with the page): such a run is tried once more.
+    for attempt in (1, 2):
+        finished = subprocess.run(command, env=env, timeout=300, cwd=ROOT)
+        if finished.returncode == 0:
+            break
+        if attempt == 2:
+            raise subprocess.CalledProcessError(finished.returncode, command)
+        print("  Lighthouse failed (see above): once more", flush=True)
     return json.loads(output.read_text())
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from .pages import GamePage, HistoryPage, HomePage, NewGamePage
+from .pages import HistoryPage, HomePage, NewGamePage
 
 pytestmark = pytest.mark.e2e
 

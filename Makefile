@@ -7,7 +7,7 @@ PORT ?= 8000
 WORKERS ?= 2
 export HOST PORT
 
-.PHONY: run test browser postgres bench audit debian-packages clean
+.PHONY: run lint test browser postgres bench audit debian-packages clean
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -20,6 +20,12 @@ run: $(VENV)/.installed
 	$(BIN)/flask --app app db upgrade
 	$(BIN)/python -m app.announce
 	exec $(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile - --no-control-socket "app:create_app()"
+
+## lint: ruff (lint and format check) and mypy (strict on app/rules.py)
+lint: $(VENV)/.installed
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 ## browser: a Chromium for Playwright (Debian's package as root, else Playwright's download)
 browser: $(VENV)/.installed

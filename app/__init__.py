@@ -48,7 +48,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         # A server's connections can drop (restart, failover): check each before handing it out.
         # A SQLite file cannot, so it skips the check.
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {
-            "pool_pre_ping": True, **app.config["SQLALCHEMY_ENGINE_OPTIONS"]
+            "pool_pre_ping": True,
+            **app.config["SQLALCHEMY_ENGINE_OPTIONS"],
         }
     if not app.config.get("SECRET_KEY"):
         if app.config["PRODUCTION"]:
@@ -147,4 +148,3 @@ class _WriterQueue:
         self.leave(info)
         if "writer_lock" in info:
             os.close(info.pop("writer_lock"))
-

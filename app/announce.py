@@ -1,4 +1,4 @@
-"""Print the address to open on a phone at the table, with a QR code to scan it (used by `make run`)."""
+"""Print the address to open on a phone at the table, and its QR code (used by `make run`)."""
 
 from __future__ import annotations
 

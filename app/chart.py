@@ -14,10 +14,30 @@ WIDTH, HEIGHT = 340, 220
 LEFT, RIGHT, TOP, BOTTOM = 34, 10, 10, 26
 
 # Okabe–Ito colours (distinguishable with common colour-vision deficiencies), darkened for contrast.
-COLOURS = ("#b35900", "#0072b2", "#007a5a", "#a3005c", "#5a4a00", "#3b3b98", "#8c2d04", "#006d77",
-           "#6a3d9a", "#444444")
-MARKERS = ("circle", "square", "triangle", "diamond", "cross", "circle-open", "square-open",
-           "triangle-open", "diamond-open", "plus")
+COLOURS = (
+    "#b35900",
+    "#0072b2",
+    "#007a5a",
+    "#a3005c",
+    "#5a4a00",
+    "#3b3b98",
+    "#8c2d04",
+    "#006d77",
+    "#6a3d9a",
+    "#444444",
+)
+MARKERS = (
+    "circle",
+    "square",
+    "triangle",
+    "diamond",
+    "cross",
+    "circle-open",
+    "square-open",
+    "triangle-open",
+    "diamond-open",
+    "plus",
+)
 
 
 @dataclass(frozen=True)
@@ -30,7 +50,9 @@ class Line:
 
     @property
     def path(self) -> str:
-        return " ".join(f"{'M' if i == 0 else 'L'}{x:.1f},{y:.1f}" for i, (x, y) in enumerate(self.points))
+        return " ".join(
+            f"{'M' if i == 0 else 'L'}{x:.1f},{y:.1f}" for i, (x, y) in enumerate(self.points)
+        )
 
 
 @dataclass(frozen=True)
@@ -47,7 +69,7 @@ class Chart:
 
 
 def _nice_step(top: int) -> int:
-    """Return a round step (5, 10, 20, 25, 50, 100, 200, 250, 500, 1000…) giving at most 6 labels."""
+    """Return a round step (5, 10, 20, 25, 50, 100, 200, 250, 500…) giving at most 6 labels."""
     scale = 1
     while True:
         for step in (5 * scale, 10 * scale, 20 * scale, 25 * scale, 50 * scale):
@@ -78,7 +100,10 @@ def score_chart(sheet: Scoresheet) -> Chart | None:
             name=name,
             colour=COLOURS[seat % len(COLOURS)],
             marker=MARKERS[seat % len(MARKERS)],
-            points=((x(0), y(0)), *((x(r + 1), y(t[seat])) for r, t in enumerate(sheet.running_totals))),
+            points=(
+                (x(0), y(0)),
+                *((x(r + 1), y(t[seat])) for r, t in enumerate(sheet.running_totals)),
+            ),
             total=sheet.totals[seat],
         )
         for seat, name in enumerate(sheet.players)
@@ -91,5 +116,14 @@ def score_chart(sheet: Scoresheet) -> Chart | None:
         f"Totaux cumulés après chacune des {rounds} manches. Totaux actuels : {standing}."
         + (f" La ligne pointillée marque la limite de {limit}." if limit else "")
     )
-    return Chart(WIDTH, HEIGHT, lines, y(limit) if limit else None, limit, y_ticks, x_ticks,
-                 (left, upper, right, lower), description)
+    return Chart(
+        WIDTH,
+        HEIGHT,
+        lines,
+        y(limit) if limit else None,
+        limit,
+        y_ticks,
+        x_ticks,
+        (left, upper, right, lower),
+        description,
+    )

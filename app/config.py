@@ -1,4 +1,4 @@
-"""Settings in layers: safe local defaults here, then FLASK_-prefixed or plain environment variables."""
+"""Settings in layers: safe local defaults here, then the environment, then a test's own."""
 
 import os
 import secrets
@@ -42,13 +42,13 @@ def database_url(instance_path: str) -> str:
         # Hosting services often hand out postgres:// URLs; SQLAlchemy wants a driver name.
         for prefix in ("postgres://", "postgresql://"):
             if url.startswith(prefix):
-                return "postgresql+psycopg://" + url[len(prefix):]
+                return "postgresql+psycopg://" + url[len(prefix) :]
         return url
     return "sqlite:///" + str(Path(instance_path) / "six-qui-prend.sqlite")
 
 
 def local_secret_key(instance_path: str) -> str:
-    """Return the secret key kept under instance/, making one on first run so cookies survive restarts."""
+    """Return the secret key kept under instance/, made on first run so cookies survive restarts."""
     path = Path(instance_path) / "secret_key"
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -1,4 +1,4 @@
-"""The device a game belongs to: a random token in a long-lived cookie, of which the server keeps a hash.
+"""The device a game belongs to: a random token in a long-lived cookie; the server keeps its hash.
 
 Tokens are signed when issued. Ownership only needs the hash (so games stay reachable even if
 SECRET_KEY changes); the signature lets rate limits tell a device we issued from a made-up cookie.

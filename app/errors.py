@@ -6,11 +6,17 @@ from werkzeug.exceptions import HTTPException
 
 MESSAGES = {
     400: ("Requête refusée", "Le formulaire envoyé est incomplet ou invalide."),
-    404: ("Page introuvable", "Cette page n’existe pas, ou cette partie appartient à un autre appareil."),
+    404: (
+        "Page introuvable",
+        "Cette page n’existe pas, ou cette partie appartient à un autre appareil.",
+    ),
     405: ("Action impossible", "Cette adresse ne s’utilise pas ainsi."),
     413: ("Envoi trop gros", "Ce qui a été envoyé dépasse la taille permise."),
     429: ("Doucement !", "Trop de demandes en peu de temps : patientez un instant puis réessayez."),
-    500: ("Oups, une erreur", "Une erreur est survenue de notre côté. Rien n’a été perdu : réessayez."),
+    500: (
+        "Oups, une erreur",
+        "Une erreur est survenue de notre côté. Rien n’a été perdu : réessayez.",
+    ),
 }
 
 

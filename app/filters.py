@@ -9,7 +9,7 @@ from flask import Flask, current_app
 from app.chart import score_chart
 from app.rules import Scoresheet
 
-MONTHS = "janv. févr. mars avr. mai juin juil. août sept. oct. nov. déc.".split()
+MONTHS = "janv. févr. mars avr. mai juin juil. août sept. oct. nov. déc.".split()  # noqa: SIM905
 
 
 def join_fr(names: Iterable[str]) -> str:

@@ -20,7 +20,6 @@ from app.extensions import db
 from app.models import Game, Player, Round, utcnow
 from app.transfer import ImportedGame
 
-
 PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # the alphabet of secrets.token_urlsafe
 
 
@@ -67,8 +66,15 @@ def _begin_write() -> None:
 # docs/performance.md). The ORM only creates games (start_game, import_games) and exports them.
 _game, _player, _round = Game.__table__, Player.__table__, Round.__table__
 _GAME_COLUMNS = (
-    _game.c.id, _game.c.public_id, _game.c.version, _game.c.created_at, _game.c.finished_at,
-    _game.c.end_rule, _game.c.head_limit, _game.c.round_count, _game.c.pro,
+    _game.c.id,
+    _game.c.public_id,
+    _game.c.version,
+    _game.c.created_at,
+    _game.c.finished_at,
+    _game.c.end_rule,
+    _game.c.head_limit,
+    _game.c.round_count,
+    _game.c.pro,
 )
 _NEWEST_FIRST = (_game.c.created_at.desc(), _game.c.id.desc())
 _GAME_WITH_PLAYERS = (
@@ -94,29 +100,39 @@ _ROUNDS_OF_GAMES = (
     .order_by(_round.c.game_id, _round.c.number)
 )
 _HISTORY_PAGE = (
-    select(*_GAME_COLUMNS).where(_game.c.device_hash == bindparam("device"))
-    .order_by(*_NEWEST_FIRST).offset(bindparam("skip")).limit(bindparam("count"))
+    select(*_GAME_COLUMNS)
+    .where(_game.c.device_hash == bindparam("device"))
+    .order_by(*_NEWEST_FIRST)
+    .offset(bindparam("skip"))
+    .limit(bindparam("count"))
 )
 _IN_PROGRESS = (
     select(*_GAME_COLUMNS)
     .where(_game.c.device_hash == bindparam("device"), _game.c.finished_at.is_(None))
-    .order_by(*_NEWEST_FIRST).limit(1)
+    .order_by(*_NEWEST_FIRST)
+    .limit(1)
 )
 
 
 # (Parameters of INSERT and UPDATE statements may not be named after a column.)
 _ADD_ROUND = _round.insert().values(
-    game_id=bindparam("in_game"), number=bindparam("new_number"), heads=bindparam("new_heads"),
+    game_id=bindparam("in_game"),
+    number=bindparam("new_number"),
+    heads=bindparam("new_heads"),
     created_at=bindparam("now"),
 )
 _REMOVE_ROUND = _round.delete().where(
     _round.c.game_id == bindparam("in_game"), _round.c.number == bindparam("of_number")
 )
-_REPLACE_ROUND = _round.update().where(
-    _round.c.game_id == bindparam("in_game"), _round.c.number == bindparam("of_number")
-).values(heads=bindparam("new_heads"))
-_GAME_CHANGED = _game.update().where(_game.c.id == bindparam("in_game")).values(
-    version=bindparam("new_version"), finished_at=bindparam("new_finished_at")
+_REPLACE_ROUND = (
+    _round.update()
+    .where(_round.c.game_id == bindparam("in_game"), _round.c.number == bindparam("of_number"))
+    .values(heads=bindparam("new_heads"))
+)
+_GAME_CHANGED = (
+    _game.update()
+    .where(_game.c.id == bindparam("in_game"))
+    .values(version=bindparam("new_version"), finished_at=bindparam("new_finished_at"))
 )
 
 
@@ -135,8 +151,11 @@ def find_game(public_id: str, device_hash: str | None, *, for_update: bool = Fal
         raise GameNotFound(public_id)
     if for_update:
         _begin_write()
-    rows = _rows(_GAME_WITH_PLAYERS_FOR_UPDATE if for_update else _GAME_WITH_PLAYERS,
-                 public_id=public_id, device=device_hash)
+    rows = _rows(
+        _GAME_WITH_PLAYERS_FOR_UPDATE if for_update else _GAME_WITH_PLAYERS,
+        public_id=public_id,
+        device=device_hash,
+    )
     if not rows:
         raise GameNotFound(public_id)
     heads = [heads for (heads,) in _rows(_ROUNDS_OF_GAME, game_id=rows[0].id)]
@@ -145,12 +164,20 @@ def find_game(public_id: str, device_hash: str | None, *, for_update: bool = Fal
 
 def _saved(game_row, names: Sequence[str], heads: Sequence[Sequence[int]]) -> SavedGame:
     game_rules = rules.GameRules(
-        end=rules.EndRule(game_row.end_rule), limit=game_row.head_limit,
-        round_count=game_row.round_count, pro=game_row.pro,
+        end=rules.EndRule(game_row.end_rule),
+        limit=game_row.head_limit,
+        round_count=game_row.round_count,
+        pro=game_row.pro,
     )
     sheet = rules.Scoresheet(tuple(names), tuple(tuple(taken) for taken in heads), game_rules)
-    return SavedGame(game_row.id, game_row.public_id, game_row.version, game_row.created_at,
-                     game_row.finished_at, sheet)
+    return SavedGame(
+        game_row.id,
+        game_row.public_id,
+        game_row.version,
+        game_row.created_at,
+        game_row.finished_at,
+        sheet,
+    )
 
 
 def _saved_games(game_rows) -> list[SavedGame]:
@@ -167,8 +194,12 @@ def _saved_games(game_rows) -> list[SavedGame]:
     return [_saved(row, names[row.id], heads[row.id]) for row in game_rows]
 
 
-def start_game(device_hash: str, typed_names: Sequence[str], game_rules: rules.GameRules,
-               creation_key: str | None = None) -> Game:
+def start_game(
+    device_hash: str,
+    typed_names: Sequence[str],
+    game_rules: rules.GameRules,
+    creation_key: str | None = None,
+) -> Game:
     """Seat the players of a new game; raise InvalidPlayers if the names cannot start one.
 
     A creation_key already used by this device returns the game it created (a repeat).
@@ -218,8 +249,13 @@ def record_round(game: SavedGame, number: int | None, typed: Sequence[str | None
         raise StaleRound(number)
     sheet = sheet.with_round(sheet.check_round(typed))
     try:
-        _run(_ADD_ROUND, in_game=game.id, new_number=number, new_heads=list(sheet.rounds[-1]),
-             now=utcnow())
+        _run(
+            _ADD_ROUND,
+            in_game=game.id,
+            new_number=number,
+            new_heads=list(sheet.rounds[-1]),
+            now=utcnow(),
+        )
     except IntegrityError as error:  # another worker recorded it first (unique game + number)
         db.session.rollback()
         raise StaleRound(number) from error
@@ -239,8 +275,9 @@ def cancel_round(game: SavedGame, number: int | None) -> SavedGame:
     return _changed(game, replace(sheet, rounds=sheet.rounds[:-1]), None)
 
 
-def edit_round(game: SavedGame, number: int, version: int | None,
-               typed: Sequence[str | None]) -> SavedGame:
+def edit_round(
+    game: SavedGame, number: int, version: int | None, typed: Sequence[str | None]
+) -> SavedGame:
     """Replace the heads of round `number` of a locked game, checked like a new round; return the
     game as it now stands.
 
@@ -261,8 +298,7 @@ def edit_round(game: SavedGame, number: int, version: int | None,
 
 def _changed(game: SavedGame, sheet: rules.Scoresheet, finished_at: datetime | None) -> SavedGame:
     # Every change bumps the version, so that an edit made from a stale page can be refused.
-    _run(_GAME_CHANGED, in_game=game.id, new_version=game.version + 1,
-         new_finished_at=finished_at)
+    _run(_GAME_CHANGED, in_game=game.id, new_version=game.version + 1, new_finished_at=finished_at)
     return replace(game, version=game.version + 1, finished_at=finished_at, scoresheet=sheet)
 
 
@@ -303,7 +339,8 @@ def exported_game(public_id: str, device_hash: str | None) -> Game:
     if device_hash is None or not PUBLIC_ID.fullmatch(public_id):
         raise GameNotFound(public_id)
     game = db.session.scalars(
-        select(Game).where(Game.public_id == public_id, Game.device_hash == device_hash)
+        select(Game)
+        .where(Game.public_id == public_id, Game.device_hash == device_hash)
         .options(*_with_sheets())
     ).one_or_none()
     if game is None:
@@ -318,7 +355,9 @@ def all_games(device_hash: str | None, *, finished_only: bool = False) -> list[G
     query = select(Game).where(Game.device_hash == device_hash)
     if finished_only:
         query = query.where(Game.finished_at.is_not(None))
-    return list(db.session.scalars(query.order_by(Game.created_at, Game.id).options(*_with_sheets())))
+    return list(
+        db.session.scalars(query.order_by(Game.created_at, Game.id).options(*_with_sheets()))
+    )
 
 
 def import_games(device_hash: str, imported: Sequence[ImportedGame]) -> tuple[int, int]:

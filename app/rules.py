@@ -1,4 +1,4 @@
-"""The rules of « 6 qui prend ! » the counter needs: heads, round bounds, end of game, leaders, winners.
+"""The rules of « 6 qui prend ! »: heads, round bounds, end of game, leaders, winners.
 
 Pure Python: no Flask, no database, no I/O. Messages meant for players are in French.
 """
@@ -110,9 +110,7 @@ def seat_players(typed: Sequence[str]) -> list[str]:
         if any(unicodedata.category(char) in ("Cc", "Cs") for char in name):
             seat_errors[index] = "Ce nom contient un caractère invisible ou invalide : retapez-le."
         elif len(name) > MAX_NAME_LENGTH:
-            seat_errors[index] = (
-                f"Ce nom fait {len(name)} caractères : {MAX_NAME_LENGTH} au plus."
-            )
+            seat_errors[index] = f"Ce nom fait {len(name)} caractères : {MAX_NAME_LENGTH} au plus."
         elif name_key(name) in first_seen:
             seat_errors[index] = f"« {name} » est déjà à la table : donnez un autre nom."
         else:
@@ -179,7 +177,9 @@ class GameRules:
     def describe(self) -> str:
         """Say the end rule in a sentence for the players."""
         if self.end is EndRule.ROUNDS:
-            ending = f"La partie dure {self.round_count} manche{'s' if self.round_count != 1 else ''}"
+            ending = (
+                f"La partie dure {self.round_count} manche{'s' if self.round_count != 1 else ''}"
+            )
         elif self.end is EndRule.AT_OR_ABOVE:
             ending = f"La partie s’arrête dès qu’un joueur atteint {self.limit} têtes"
         else:
@@ -198,7 +198,9 @@ def parse_heads(typed: str | None) -> int | None:
     return int(digits) if len(digits) <= 9 else 10**9
 
 
-def check_round(typed: Sequence[str | None], players: Sequence[str], pro: bool = False) -> list[int]:
+def check_round(
+    typed: Sequence[str | None], players: Sequence[str], pro: bool = False
+) -> list[int]:
     """Return the heads of a round, in seat order, or raise InvalidRound saying what is allowed."""
     n = len(players)
     most_for_player = max_heads_for_player(n, pro)

@@ -14,8 +14,7 @@ CONTENT_SECURITY_POLICY = "; ".join(
     ]
 )
 PERMISSIONS_POLICY = ", ".join(
-    f"{feature}=()"
-    for feature in ("camera", "microphone", "geolocation", "payment", "usb")
+    f"{feature}=()" for feature in ("camera", "microphone", "geolocation", "payment", "usb")
 )
 
 

@@ -62,14 +62,18 @@ def player_stats(sheets: Iterable[Scoresheet]) -> list[PlayerStats]:
             stats.rounds += len(taken)
             stats.heads += sum(taken)
             stats.best_total = total if stats.best_total is None else min(stats.best_total, total)
-            stats.worst_total = total if stats.worst_total is None else max(stats.worst_total, total)
+            stats.worst_total = (
+                total if stats.worst_total is None else max(stats.worst_total, total)
+            )
             stats.heaviest_round = max([stats.heaviest_round, *taken])
             stats.zero_rounds += taken.count(0)
             stats.crossings += seat in sheet.crossers
     return list(by_name.values())
 
 
-def sorted_stats(stats: list[PlayerStats], key: str, order: str | None) -> tuple[list[PlayerStats], str, str]:
+def sorted_stats(
+    stats: list[PlayerStats], key: str, order: str | None
+) -> tuple[list[PlayerStats], str, str]:
     """Sort by a column; return the lines, the column and the order actually used."""
     if key not in SORTS:
         key = DEFAULT_SORT

@@ -78,7 +78,8 @@ class _SpreadsheetWriter:
     def writerow(self, cells: Iterable[Any]) -> None:
         # A name like « =1+2 » or « @SUM(A1) » would run as a formula when the file is opened.
         self._writer.writerow(
-            "'" + cell if isinstance(cell, str) and cell[:1] in ("=", "+", "-", "@", "\t", "\r")
+            "'" + cell
+            if isinstance(cell, str) and cell[:1] in ("=", "+", "-", "@", "\t", "\r")
             else cell
             for cell in cells
         )
@@ -107,7 +108,9 @@ def games_csv(games: Iterable[Game]) -> str:
         sheet = game.scoresheet
         for number, heads in enumerate(sheet.rounds, start=1):
             pairs = [v for name, h in zip(sheet.players, heads, strict=True) for v in (name, h)]
-            writer.writerow([game.origin_id or game.public_id, _iso(game.created_at), number, *pairs])
+            writer.writerow(
+                [game.origin_id or game.public_id, _iso(game.created_at), number, *pairs]
+            )
     return out.getvalue()
 
 
@@ -139,7 +142,10 @@ def _parse_rules(raw: Any) -> rules.GameRules:
         raise ValueError("règles invalides : « pro » vaut true ou false")
     try:
         return rules.GameRules(
-            end=rules.EndRule(raw.get("end", "above")), limit=limit, round_count=round_count, pro=pro
+            end=rules.EndRule(raw.get("end", "above")),
+            limit=limit,
+            round_count=round_count,
+            pro=pro,
         )
     except (ValueError, rules.InvalidGameRules) as error:
         raise ValueError(f"règles de fin de partie invalides ({error})") from error
@@ -199,7 +205,9 @@ def parse_export(data: bytes) -> list[ImportedGame]:
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ImportRefused(["Ce fichier n’est pas un export du compteur « 6 qui prend ! »."])
     if type(document.get("version")) is not int or document["version"] != VERSION:
-        raise ImportRefused([f"Version de fichier {document.get('version')!r} inconnue (attendu : {VERSION})."])
+        raise ImportRefused(
+            [f"Version de fichier {document.get('version')!r} inconnue (attendu : {VERSION})."]
+        )
     raw_games = document.get("games")
     if not isinstance(raw_games, list) or len(raw_games) > MAX_GAMES:
         raise ImportRefused([f"La liste des parties est absente ou dépasse {MAX_GAMES} parties."])

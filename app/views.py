@@ -1,4 +1,4 @@
-"""The pages and actions of the counter: each reads the request, calls the service, then renders or redirects."""
+"""The pages and actions of the counter: read the request, call the service, render or redirect."""
 
 from __future__ import annotations
 
@@ -138,8 +138,16 @@ def edit_round_form(public_id: str, number: int):
     if not 1 <= number <= len(sheet.rounds):
         abort(404)
     typed = [str(value) for value in sheet.rounds[number - 1]]
-    return render_template("edit_round.html", game=found, sheet=sheet, number=number,
-                           version=found.version, typed=typed, player_errors={}, round_errors=[])
+    return render_template(
+        "edit_round.html",
+        game=found,
+        sheet=sheet,
+        number=number,
+        version=found.version,
+        typed=typed,
+        player_errors={},
+        round_errors=[],
+    )
 
 
 @bp.post("/parties/<public_id>/manches/<int:number>")
@@ -172,8 +180,14 @@ GAME_CHANGED = (
 
 def _edit_form_again(found, number, typed, player_errors, round_errors, status):
     return render_template(
-        "edit_round.html", game=found, sheet=found.scoresheet, number=number,
-        version=found.version, typed=typed, player_errors=player_errors, round_errors=round_errors,
+        "edit_round.html",
+        game=found,
+        sheet=found.scoresheet,
+        number=number,
+        version=found.version,
+        typed=typed,
+        player_errors=player_errors,
+        round_errors=round_errors,
     ), status
 
 
@@ -203,7 +217,9 @@ def statistics():
     lines = stats.player_stats(
         game.scoresheet for game in games.all_games(current_device_hash(), finished_only=True)
     )
-    lines, key, order = stats.sorted_stats(lines, request.args.get("tri", ""), request.args.get("ordre"))
+    lines, key, order = stats.sorted_stats(
+        lines, request.args.get("tri", ""), request.args.get("ordre")
+    )
     return render_template("statistics.html", lines=lines, sort=key, order=order)
 
 
@@ -250,7 +266,8 @@ def import_games():
     db.session.commit()
     message = (
         f"{added} partie{'s' if added > 1 else ''} importée{'s' if added > 1 else ''}"
-        if added else "Aucune partie importée"
+        if added
+        else "Aucune partie importée"
     )
     if known:
         message += f", {known} déjà présente{'s' if known > 1 else ''} sur cet appareil"
@@ -282,9 +299,15 @@ def _exported_game(public_id: str):
         abort(404)
 
 
-def _show_game(found, *, refused: Exception | None = None, typed=None, status: int = 200,
-               focus_entry: bool = False):
-    """Answer a write: the game's live part for htmx, else a redirect to the page (or the errors)."""
+def _show_game(
+    found,
+    *,
+    refused: Exception | None = None,
+    typed=None,
+    status: int = 200,
+    focus_entry: bool = False,
+):
+    """Answer a write: the game's live part for htmx, else a redirect (or the errors)."""
     if not is_htmx() and refused is None:
         return redirect(url_for("counter.game", public_id=found.public_id), 303)
     template = "_game.html" if is_htmx() else "game.html"

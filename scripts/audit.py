@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -26,8 +26,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
 VNU = ROOT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
-CHROME_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+CHROME_FLAGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 TARGETS = {"performance": 100, "accessibility": 100, "best-practices": 100, "seo": 90}
 
@@ -46,8 +54,9 @@ def seed_pages(app, token: str) -> dict[str, str]:
     owner = device_hash(app, token)
     now = utcnow()
     with app.app_context(), writing(db.engine) as connection:
-        finished = seed_games(connection, [owner], Shape(4, 6, finished=True),
-                              newest=now - timedelta(hours=2))[0]
+        finished = seed_games(
+            connection, [owner], Shape(4, 6, finished=True), newest=now - timedelta(hours=2)
+        )[0]
         running = seed_games(connection, [owner], Shape(5, 8, finished=False), newest=now)[0]
     return {
         "home": "/",
@@ -59,10 +68,17 @@ def seed_pages(app, token: str) -> dict[str, str]:
 def lighthouse(url: str, cookie: str, output: Path, cpu_slowdown: float | None = None) -> dict:
     """Run Lighthouse's mobile profile on a page; return its report (lhr)."""
     env = {**os.environ, "CHROME_PATH": os.environ.get("CHROME_PATH", "/usr/bin/chromium")}
-    command = [str(LIGHTHOUSE), url, "--quiet", "--output=json", f"--output-path={output}",
-               f"--only-categories={','.join(CATEGORIES)}", "--form-factor=mobile",
-               f"--chrome-flags={' '.join(CHROME_FLAGS)}",
-               f"--extra-headers={json.dumps({'Cookie': cookie})}"]
+    command = [
+        str(LIGHTHOUSE),
+        url,
+        "--quiet",
+        "--output=json",
+        f"--output-path={output}",
+        f"--only-categories={','.join(CATEGORIES)}",
+        "--form-factor=mobile",
+        f"--chrome-flags={' '.join(CHROME_FLAGS)}",
+        f"--extra-headers={json.dumps({'Cookie': cookie})}",
+    ]
     if cpu_slowdown is not None:
         command.append(f"--throttling.cpuSlowdownMultiplier={cpu_slowdown:g}")
     # Headless Chromium sometimes loses the trace of a load (Lighthouse's NO_NAVSTART or
@@ -94,8 +110,11 @@ def shortfalls(report: dict) -> list[str]:
     for category in CATEGORIES:
         for ref in report["categories"][category]["auditRefs"]:
             audit = audits[ref["id"]]
-            if audit.get("score") is None or audit["scoreDisplayMode"] in ("informative", "manual",
-                                                                          "notApplicable"):
+            if audit.get("score") is None or audit["scoreDisplayMode"] in (
+                "informative",
+                "manual",
+                "notApplicable",
+            ):
                 continue
             if audit["score"] < 1 and (ref.get("weight", 0) > 0 or category != "performance"):
                 value = f" — {audit['displayValue']}" if audit.get("displayValue") else ""
@@ -108,7 +127,9 @@ def nu_check(pages: dict[str, Path]) -> dict[str, list[str]]:
     message once with the lines where it occurs."""
     result = subprocess.run(
         ["java", "-jar", str(VNU), "--format", "json", *[str(path) for path in pages.values()]],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     messages = json.loads(result.stderr or '{"messages": []}')["messages"]
     by_page: dict[str, list[str]] = {}
@@ -118,8 +139,10 @@ def nu_check(pages: dict[str, Path]) -> dict[str, list[str]]:
             if message.get("url", "").endswith(path.name):
                 text = f"{message['type']}: {' '.join(message['message'].split())}"
                 lines.setdefault(text, []).append(str(message.get("lastLine", "?")))
-        by_page[name] = [f"{text} ({'line' if len(at) == 1 else f'{len(at)} times, lines'} "
-                         f"{', '.join(at)})" for text, at in lines.items()]
+        by_page[name] = [
+            f"{text} ({'line' if len(at) == 1 else f'{len(at)} times, lines'} {', '.join(at)})"
+            for text, at in lines.items()
+        ]
     return by_page
 
 
@@ -132,7 +155,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not tool.exists():
             sys.exit(f"{tool.relative_to(ROOT)} is missing: run `{hint}` (make audit does).")
     if not shutil.which("java"):
-        sys.exit("java is needed by the Nu HTML checker (Debian: apt-get install default-jre-headless)")
+        sys.exit(
+            "java is needed by the Nu HTML checker (Debian: apt-get install default-jre-headless)"
+        )
 
     from bench import HOST, gunicorn, make_app, write_doc
 
@@ -153,22 +178,36 @@ def main(argv: Sequence[str] | None = None) -> int:
             client = app.test_client()
             client.set_cookie(app.config["DEVICE_COOKIE_NAME"], token)
             print("Lighthouse: home, default 4× CPU slowdown, to measure this machine", flush=True)
-            default = lighthouse(f"http://{HOST}:{port}/", cookie, folder / "lighthouse-default.json")
+            default = lighthouse(
+                f"http://{HOST}:{port}/", cookie, folder / "lighthouse-default.json"
+            )
             benchmark = default["environment"]["benchmarkIndex"]
             slowdown = calibrated_slowdown(benchmark)
-            calibration = {"benchmark": benchmark, "slowdown": slowdown, "default_home": {
-                c: round(100 * (default["categories"][c]["score"] or 0)) for c in CATEGORIES}}
+            calibration = {
+                "benchmark": benchmark,
+                "slowdown": slowdown,
+                "default_home": {
+                    c: round(100 * (default["categories"][c]["score"] or 0)) for c in CATEGORIES
+                },
+            }
             print(f"  benchmarkIndex {benchmark:.0f}: CPU slowdown {slowdown:g}×", flush=True)
             for index, (name, path) in enumerate(pages.items()):
                 saved[name] = folder / f"page-{index}.html"
                 saved[name].write_bytes(client.get(path).data)
                 print(f"Lighthouse: {name} ({path})", flush=True)
-                report = lighthouse(f"http://{HOST}:{port}{path}", cookie,
-                                    folder / f"lighthouse-{index}.json", slowdown)
+                report = lighthouse(
+                    f"http://{HOST}:{port}{path}",
+                    cookie,
+                    folder / f"lighthouse-{index}.json",
+                    slowdown,
+                )
                 if report.get("runtimeError"):
-                    raise RuntimeError(f"Lighthouse could not audit {path}: {report['runtimeError']}")
-                scores[name] = {c: round(100 * (report["categories"][c]["score"] or 0))
-                                for c in CATEGORIES}
+                    raise RuntimeError(
+                        f"Lighthouse could not audit {path}: {report['runtimeError']}"
+                    )
+                scores[name] = {
+                    c: round(100 * (report["categories"][c]["score"] or 0)) for c in CATEGORIES
+                }
                 problems[name] = shortfalls(report)
         print("Nu HTML checker…", flush=True)
         html_messages = nu_check(saved)
@@ -178,9 +217,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             write_doc("audit", text)
         missed = [
             f"{name}: {category} {score} < {TARGETS[category]}"
-            for name, by_category in scores.items() for category, score in by_category.items()
+            for name, by_category in scores.items()
+            for category, score in by_category.items()
             if score < TARGETS[category]
-        ] + [f"{name}: {m}" for name, ms in html_messages.items() for m in ms if m.startswith("error")]
+        ] + [
+            f"{name}: {m}"
+            for name, ms in html_messages.items()
+            for m in ms
+            if m.startswith("error")
+        ]
         if missed:
             print("\nTargets missed:\n  " + "\n  ".join(missed))
             return 1
@@ -212,9 +257,13 @@ def render(scores, problems, html_messages, calibration) -> str:
         warnings = sum(_times(m) for m in html_messages.get(name, [])) - errors
         html = "no error" if not errors else f"**{errors} error(s)**"
         html += f", {warnings} warning(s)" if warnings else ""
-        lines.append(f"| {name} | " + " | ".join(str(by_category[c]) for c in CATEGORIES)
-                     + f" | {html} |")
-    lines += ["", "Targets: performance, accessibility and best practices 100, SEO ≥ 90, no HTML error."]
+        lines.append(
+            f"| {name} | " + " | ".join(str(by_category[c]) for c in CATEGORIES) + f" | {html} |"
+        )
+    lines += [
+        "",
+        "Targets: performance, accessibility and best practices 100, SEO ≥ 90, no HTML error.",
+    ]
     for name in scores:
         found = problems.get(name, []) + html_messages.get(name, [])
         if found:

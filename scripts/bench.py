@@ -75,6 +75,7 @@ class Target:
 
 # --- the server -------------------------------------------------------------------------------
 
+
 def free_port() -> int:
     import socket
 
@@ -84,17 +85,31 @@ def free_port() -> int:
 
 
 @contextmanager
-def gunicorn(target: str, env: dict[str, str], log: Path, *, pythonpath: str | None = None
-             ) -> Iterator[int]:
+def gunicorn(
+    target: str, env: dict[str, str], log: Path, *, pythonpath: str | None = None
+) -> Iterator[int]:
     """Run gunicorn the way `make run` does and yield its port once it answers."""
     port = free_port()
-    command = [str(BIN / "gunicorn"), "--workers", WORKERS, "--bind", f"{HOST}:{port}",
-               "--access-logfile", "-"]
+    command = [
+        str(BIN / "gunicorn"),
+        "--workers",
+        WORKERS,
+        "--bind",
+        f"{HOST}:{port}",
+        "--access-logfile",
+        "-",
+    ]
     if pythonpath:
         command += ["--pythonpath", pythonpath]
     with open(log, "ab") as output:
-        server = subprocess.Popen([*command, target], env=env, cwd=ROOT, stdout=output,
-                                  stderr=subprocess.STDOUT, start_new_session=True)
+        server = subprocess.Popen(
+            [*command, target],
+            env=env,
+            cwd=ROOT,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -195,10 +210,25 @@ end
 """
 
 
-def wrk(name: str, url: str, args: argparse.Namespace, script: Path | None = None,
-        script_args: Sequence[str] = ()) -> Measure:
-    command = ["wrk", "--threads", str(args.threads), "--connections", str(args.connections),
-               "--duration", f"{args.slice}s", "--latency", "--timeout", "10s"]
+def wrk(
+    name: str,
+    url: str,
+    args: argparse.Namespace,
+    script: Path | None = None,
+    script_args: Sequence[str] = (),
+) -> Measure:
+    command = [
+        "wrk",
+        "--threads",
+        str(args.threads),
+        "--connections",
+        str(args.connections),
+        "--duration",
+        f"{args.slice}s",
+        "--latency",
+        "--timeout",
+        "10s",
+    ]
     if script:
         command += ["--script", str(script)]
     command.append(url)
@@ -213,8 +243,9 @@ def wrk(name: str, url: str, args: argparse.Namespace, script: Path | None = Non
     rps = float(found.group(1))
     requests = int(re.search(r"(\d+) requests in", output).group(1))
     errors = sum(int(n) for n in re.findall(r"Non-2xx or 3xx responses: (\d+)", output))
-    socket_errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)",
-                              output)
+    socket_errors = re.search(
+        r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output
+    )
     errors += sum(int(n) for n in socket_errors.groups()) if socket_errors else 0
 
     def percentile(level: int) -> str:
@@ -224,12 +255,16 @@ def wrk(name: str, url: str, args: argparse.Namespace, script: Path | None = Non
 
     p50, p99 = percentile(50), percentile(99)
     measure = Measure(name, rps, requests, errors, p50, p99)
-    print(f"  {name:<44} {rps:>7.0f} req/s  p50 {p50:>8}  p99 {p99:>8}  ({requests} requests"
-          f"{f', {errors} ERRORS' if errors else ''})", flush=True)
+    print(
+        f"  {name:<44} {rps:>7.0f} req/s  p50 {p50:>8}  p99 {p99:>8}  ({requests} requests"
+        f"{f', {errors} ERRORS' if errors else ''})",
+        flush=True,
+    )
     return measure
 
 
 # --- the data ---------------------------------------------------------------------------------
+
 
 def seed_table(app, token: str, *, extra: int = 0) -> str:
     """Store the bench device's games: the big game newest, 9 finished ones, then `extra` older
@@ -243,13 +278,22 @@ def seed_table(app, token: str, *, extra: int = 0) -> str:
     now = utcnow()
     with app.app_context(), writing(db.engine) as connection:
         connection.exec_driver_sql("PRAGMA cache_size=-262144")
-        big = seed_games(connection, [owner], Shape(BIG["players"], BIG["rounds"], finished=False),
-                         newest=now)[0]
-        seed_games(connection, [owner] * (HISTORY_GAMES - 1), Shape(4, 6, finished=True),
-                   newest=now - timedelta(minutes=1))
+        big = seed_games(
+            connection, [owner], Shape(BIG["players"], BIG["rounds"], finished=False), newest=now
+        )[0]
+        seed_games(
+            connection,
+            [owner] * (HISTORY_GAMES - 1),
+            Shape(4, 6, finished=True),
+            newest=now - timedelta(minutes=1),
+        )
         if extra:
-            seed_games(connection, [owner] * extra, Shape(3, 5, finished=True),
-                       newest=now - timedelta(days=1))
+            seed_games(
+                connection,
+                [owner] * extra,
+                Shape(3, 5, finished=True),
+                newest=now - timedelta(days=1),
+            )
     _checkpoint(app)
     return big
 
@@ -264,11 +308,17 @@ def seed_submissions(app, count: int, lines: Path) -> list[str]:
 
     tokens, hashes = zip(*(new_device(app) for _ in range(count)), strict=True)
     with app.app_context(), writing(db.engine) as connection:
-        ids = seed_games(connection, hashes, Shape(BIG["players"], BIG["rounds"] - 1, finished=False))
+        ids = seed_games(
+            connection, hashes, Shape(BIG["players"], BIG["rounds"] - 1, finished=False)
+        )
     _checkpoint(app)
     body = "number=20&" + "&".join(f"heads-{seat}={seat % 3}" for seat in range(BIG["players"]))
-    lines.write_text("".join(f"{token} /parties/{public_id}/manches {body}\n"
-                             for token, public_id in zip(tokens, ids, strict=True)))
+    lines.write_text(
+        "".join(
+            f"{token} /parties/{public_id}/manches {body}\n"
+            for token, public_id in zip(tokens, ids, strict=True)
+        )
+    )
     return ids
 
 
@@ -289,7 +339,9 @@ def recorded_rounds(app, public_ids: Sequence[str], number: int) -> int:
 
     with app.app_context():
         count = db.session.scalar(
-            sa.select(sa.func.count()).select_from(Round).join(Game)
+            sa.select(sa.func.count())
+            .select_from(Round)
+            .join(Game)
             .where(Game.public_id.in_(public_ids), Round.number == number)
         )
         db.session.remove()
@@ -299,8 +351,13 @@ def recorded_rounds(app, public_ids: Sequence[str], number: int) -> int:
 def make_app(instance: Path, env: dict[str, str]):
     """Migrate a database in its own instance folder as `make run` does; return an app on it."""
     env = {**env, "INSTANCE_PATH": str(instance)}
-    subprocess.run([str(BIN / "flask"), "--app", "app", "db", "upgrade"], env=env, cwd=ROOT,
-                   check=True, capture_output=True)
+    subprocess.run(
+        [str(BIN / "flask"), "--app", "app", "db", "upgrade"],
+        env=env,
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
     os.environ["INSTANCE_PATH"] = str(instance)
     from app import create_app
 
@@ -308,6 +365,7 @@ def make_app(instance: Path, env: dict[str, str]):
 
 
 # --- profile ----------------------------------------------------------------------------------
+
 
 def profile(app, token: str, big: str, folder: Path, requests: int) -> dict[str, str]:
     """Profile each route in-process (pyinstrument) on the same database; return text reports."""
@@ -327,14 +385,18 @@ def profile(app, token: str, big: str, folder: Path, requests: int) -> dict[str,
     def submit(i: int):
         device, path, body = submissions[i]
         client.set_cookie(cookie_name, device)
-        return client.post(path, data=f"csrf_token={finder.token}&{body}",
-                           content_type="application/x-www-form-urlencoded",
-                           headers={"HX-Request": "true", "Accept-Encoding": "br"})
+        return client.post(
+            path,
+            data=f"csrf_token={finder.token}&{body}",
+            content_type="application/x-www-form-urlencoded",
+            headers={"HX-Request": "true", "Accept-Encoding": "br"},
+        )
 
     def page(path: str):
         def send(_i: int):
             client.set_cookie(cookie_name, token)
             return client.get(path, headers={"Accept-Encoding": "br"})
+
         return send
 
     routes = {
@@ -355,6 +417,7 @@ def profile(app, token: str, big: str, folder: Path, requests: int) -> dict[str,
 
 
 # --- report -----------------------------------------------------------------------------------
+
 
 def write_doc(section: str, text: str) -> None:
     """Replace the text between <!-- NAME:begin --> and <!-- NAME:end --> in docs/performance.md."""
@@ -388,14 +451,20 @@ def median(values: Sequence[float]) -> float:
     return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
-def report(results: dict[str, list[Measure]], floors_before: dict[str, list[Measure]],
-           args: argparse.Namespace) -> str:
+def report(
+    results: dict[str, list[Measure]],
+    floors_before: dict[str, list[Measure]],
+    args: argparse.Namespace,
+) -> str:
     floor = median([m.rps for m in results["floor"]])
     rps = {key: median([m.rps for m in measures]) for key, measures in results.items()}
     # Each slice against the floor slice measured just before it: the machine's load drifts
     # during a run (other work shares its cores), far less within a few seconds.
-    ratios = {key: median([m.rps / f.rps for m, f in zip(measures, floors_before[key], strict=True)])
-              for key, measures in results.items() if key != "floor"}
+    ratios = {
+        key: median([m.rps / f.rps for m, f in zip(measures, floors_before[key], strict=True)])
+        for key, measures in results.items()
+        if key != "floor"
+    }
     lines = [
         f"Measured {time.strftime('%Y-%m-%d %H:%M')} by `make bench`: gunicorn --workers {WORKERS} "
         f"(as `make run`), SQLite; wrk {args.threads} thread × {args.connections} connections on "
@@ -416,8 +485,12 @@ def report(results: dict[str, list[Measure]], floors_before: dict[str, list[Meas
             met = "yes" if ratio >= target.floor_ratio else "**no**"
         if target.versus:
             # Slice against slice of the same round, measured one after the other.
-            versus = median([m.rps / f.rps for m, f in zip(results[target.key], results[target.versus],
-                                                           strict=True)])
+            versus = median(
+                [
+                    m.rps / f.rps
+                    for m, f in zip(results[target.key], results[target.versus], strict=True)
+                ]
+            )
             goal = f"≥ 0.9 × with {HISTORY_GAMES} games: {versus:.2f}"
             met = "yes" if versus >= 0.9 else "**no**"
         lines.append(f"| {target.label} | {rps[target.key]:.0f} | {ratio:.3f} | {goal} | {met} |")
@@ -431,17 +504,20 @@ def report(results: dict[str, list[Measure]], floors_before: dict[str, list[Meas
 def _trim(text: str, lines: int = 40) -> str:
     kept = [line.rstrip() for line in text.splitlines() if line.strip()]
     start = next((i for i, line in enumerate(kept) if line.lstrip().startswith("Profile at")), 0)
-    return "\n".join(kept[start + 1:start + 1 + lines])
+    return "\n".join(kept[start + 1 : start + 1 + lines])
 
 
 # --- the run ----------------------------------------------------------------------------------
+
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Benchmark the counter against a bare Flask app.")
     parser.add_argument("--slice", type=int, default=4, help="seconds per measure")
     parser.add_argument("--repeats", type=int, default=5, help="slices per request (medians)")
     parser.add_argument("--connections", type=int, default=8)
-    parser.add_argument("--threads", type=int, default=1, help="wrk threads (the server needs the cores)")
+    parser.add_argument(
+        "--threads", type=int, default=1, help="wrk threads (the server needs the cores)"
+    )
     parser.add_argument("--profile-requests", type=int, default=100)
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
     parser.add_argument("--no-doc", action="store_true", help="do not write docs/performance.md")
@@ -481,19 +557,25 @@ def main(argv: Sequence[str] | None = None) -> None:
 
         results: dict[str, list[Measure]] = {"floor": []}
         floors_before: dict[str, list[Measure]] = {}
-        with (gunicorn("bench:hello_app()", env, log, pythonpath=str(ROOT / "scripts")) as hello,
-              gunicorn("app:create_app()", few_env, log) as few,
-              gunicorn("app:create_app()", submit_env, log) as submitter,
-              gunicorn("app:create_app()", many_env, log) as many):
+        with (
+            gunicorn("bench:hello_app()", env, log, pythonpath=str(ROOT / "scripts")) as hello,
+            gunicorn("app:create_app()", few_env, log) as few,
+            gunicorn("app:create_app()", submit_env, log) as submitter,
+            gunicorn("app:create_app()", many_env, log) as many,
+        ):
             device_cookie = {few_app.config["DEVICE_COOKIE_NAME"]: token}
             session, _ = csrf_session(few, f"/parties/{few_big}", device_cookie)
             # Pages are fetched with the cookies a phone sends back: its device and its session
             # (signed by each server's own key). Without the session, every page would have to
             # make and sign a new CSRF token and send a new session cookie.
             many_session, _ = csrf_session(many, f"/parties/{many_big}", device_cookie)
-            cookies = {few: f"{cookie}; session={session}", many: f"{cookie}; session={many_session}"}
-            submit_session, submit_csrf = csrf_session(submitter, f"/parties/{submit_big}",
-                                                       device_cookie)
+            cookies = {
+                few: f"{cookie}; session={session}",
+                many: f"{cookie}; session={many_session}",
+            }
+            submit_session, submit_csrf = csrf_session(
+                submitter, f"/parties/{submit_big}", device_cookie
+            )
             pages = {
                 "healthz": (few, "/healthz"),
                 "game": (few, f"/parties/{few_big}"),
@@ -501,20 +583,37 @@ def main(argv: Sequence[str] | None = None) -> None:
                 "game_many": (many, f"/parties/{many_big}"),
                 "history_many": (many, "/historique"),
             }
-            print(f"\nwrk, {args.connections} connections, {args.repeats} × {args.slice} s each, "
-                  f"gunicorn --workers {WORKERS}:", flush=True)
+            print(
+                f"\nwrk, {args.connections} connections, {args.repeats} × {args.slice} s each, "
+                f"gunicorn --workers {WORKERS}:",
+                flush=True,
+            )
             for repeat in range(args.repeats):
                 print(f"Round {repeat + 1} of {args.repeats}", flush=True)
                 for target in TARGETS:
-                    results["floor"].append(wrk("floor: bare Flask « hello »",
-                                                f"http://{HOST}:{hello}/", args))
+                    results["floor"].append(
+                        wrk("floor: bare Flask « hello »", f"http://{HOST}:{hello}/", args)
+                    )
                     if target.key in pages:
                         port, path = pages[target.key]
-                        measure = wrk(target.label, f"http://{HOST}:{port}{path}", args,
-                                      folder / "get.lua", [cookies[port]])
+                        measure = wrk(
+                            target.label,
+                            f"http://{HOST}:{port}{path}",
+                            args,
+                            folder / "get.lua",
+                            [cookies[port]],
+                        )
                     else:
-                        measure = submissions(submit_app, submitter, target, folder, args,
-                                              submit_session, submit_csrf, results["floor"][-1].rps)
+                        measure = submissions(
+                            submit_app,
+                            submitter,
+                            target,
+                            folder,
+                            args,
+                            submit_session,
+                            submit_csrf,
+                            results["floor"][-1].rps,
+                        )
                     results.setdefault(target.key, []).append(measure)
                     floors_before.setdefault(target.key, []).append(results["floor"][-1])
 
@@ -524,10 +623,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         reports = profile(many_app, token, many_big, folder, args.profile_requests)
         if not args.no_doc:
             write_doc("bench", table)
-            write_doc("profile", "\n".join(
-                f"#### {name} — {args.profile_requests} requests, in-process, 100,000 games stored"
-                f"\n\n```text\n{_trim(text)}\n```\n" for name, text in reports.items()
-            ))
+            write_doc(
+                "profile",
+                "\n".join(
+                    f"#### {name} — {args.profile_requests} requests, in-process, 100,000 games stored"
+                    f"\n\n```text\n{_trim(text)}\n```\n"
+                    for name, text in reports.items()
+                ),
+            )
             print(f"Written to {DOC.relative_to(ROOT)}")
         errors = sum(m.errors for measures in results.values() for m in measures)
         if errors:
@@ -539,15 +642,21 @@ def main(argv: Sequence[str] | None = None) -> None:
             shutil.rmtree(folder, ignore_errors=True)
 
 
-def submissions(app, port: int, target: Target, folder: Path, args, session: str, csrf: str,
-                floor_rps: float) -> Measure:
+def submissions(
+    app, port: int, target: Target, folder: Path, args, session: str, csrf: str, floor_rps: float
+) -> Measure:
     """Measure round submissions on fresh games, then check that each request recorded a round."""
     htmx = target.key == "submit"
     lines = folder / f"{target.key}.txt"
     # More fresh games than requests can possibly be sent: never the floor's rate, plus margin.
     ids = seed_submissions(app, int(floor_rps * args.slice * 1.2) + 200, lines)
-    measure = wrk(target.label, f"http://{HOST}:{port}/", args, folder / "submit.lua",
-                  [str(lines), str(args.threads), session, csrf, "1" if htmx else "0"])
+    measure = wrk(
+        target.label,
+        f"http://{HOST}:{port}/",
+        args,
+        folder / "submit.lua",
+        [str(lines), str(args.threads), session, csrf, "1" if htmx else "0"],
+    )
     recorded = recorded_rounds(app, ids, 20)
     if recorded != measure.requests:
         # wrk counts only answered requests; one in flight at the end may still be recorded.

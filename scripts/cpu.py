@@ -24,8 +24,11 @@ sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("routes", nargs="*", help="hello, game, game-htmx, home, history, "
-                        "submit-htmx, submit-303 (default: all)")
+    parser.add_argument(
+        "routes",
+        nargs="*",
+        help="hello, game, game-htmx, home, history, submit-htmx, submit-303 (default: all)",
+    )
     parser.add_argument("--cold", action="store_true", help="keep no rendered part of a page")
     args = parser.parse_args()
     if args.cold:
@@ -53,10 +56,14 @@ def main() -> None:
                 device, path, body = next(submissions)
                 client.set_cookie(cookie, device)
                 headers = {"Accept-Encoding": "br", **({"HX-Request": "true"} if htmx else {})}
-                response = client.post(path, data=f"csrf_token={finder.token}&{body}",
-                                       content_type="application/x-www-form-urlencoded",
-                                       headers=headers)
+                response = client.post(
+                    path,
+                    data=f"csrf_token={finder.token}&{body}",
+                    content_type="application/x-www-form-urlencoded",
+                    headers=headers,
+                )
                 assert response.status_code in (200, 303), response.status_code
+
             return send
 
         def get(path: str, **headers: str):
@@ -64,6 +71,7 @@ def main() -> None:
                 client.set_cookie(cookie, token)
                 response = client.get(path, headers={"Accept-Encoding": "br", **headers})
                 assert response.status_code == 200, response.status_code
+
             return send
 
         hello = bench.hello_app().test_client()
@@ -81,7 +89,9 @@ def main() -> None:
             writes = name.startswith("submit")
             for _ in range(20 if writes else 50):
                 send()
-            best = min(_cpu_per_request(send, 80 if writes else 150) for _ in range(3 if writes else 5))
+            best = min(
+                _cpu_per_request(send, 80 if writes else 150) for _ in range(3 if writes else 5)
+            )
             print(f"{name:12} {best * 1e3:6.2f} ms CPU per request", flush=True)
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -64,13 +64,19 @@ class Load:
         self.deadline = 0.0
         self.measuring = False
 
-    def request(self, table: Table, method: str, path: str,
-                data: dict[str, str] | None = None) -> requests.Response | None:
+    def request(
+        self, table: Table, method: str, path: str, data: dict[str, str] | None = None
+    ) -> requests.Response | None:
         kind, expected = ("round", 303) if method == "POST" else ("page", 200)
         start = time.perf_counter()
         try:
-            answer = table.http.request(method, self.base_url + path, data=data,
-                                        timeout=self.args.timeout, allow_redirects=False)
+            answer = table.http.request(
+                method,
+                self.base_url + path,
+                data=data,
+                timeout=self.args.timeout,
+                allow_redirects=False,
+            )
         except requests.RequestException as error:
             self.record(Sample(kind, type(error).__name__, False, time.perf_counter() - start))
             return None
@@ -204,8 +210,10 @@ def print_summary(result: dict) -> None:
     print(f"{'':6} {header[0]:>9} {header[1]:>7} " + " ".join(f"{h:>8}" for h in header[2:]))
     for kind in ("page", "round", "all"):
         f = result[kind]
-        print(f"{kind:6} {f['requests']:>9} {f['errors']:>7} {f['p50_ms']:>8} {f['p90_ms']:>8} "
-              f"{f['p99_ms']:>8} {f['max_ms']:>8}")
+        print(
+            f"{kind:6} {f['requests']:>9} {f['errors']:>7} {f['p50_ms']:>8} {f['p90_ms']:>8} "
+            f"{f['p99_ms']:>8} {f['max_ms']:>8}"
+        )
     print(f"{result['all']['requests_per_second']} requests/s over {result['all']['seconds']} s")
     print(f"answers: {result['outcomes']}")
 

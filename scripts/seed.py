@@ -24,10 +24,10 @@ from flask import Flask, g
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app import rules  # noqa: E402
-from app.device import claim_device, current_device_hash  # noqa: E402
-from app.extensions import db  # noqa: E402
-from app.models import Game, Player, Round, new_public_id, utcnow  # noqa: E402
+from app import rules
+from app.device import claim_device, current_device_hash
+from app.extensions import db
+from app.models import Game, Player, Round, new_public_id, utcnow
 
 NAMES = ["Alice", "Bruno", "Chloé", "Damien", "Élodie", "Farid", "Gaëlle", "Hugo", "Inès", "Jules"]
 CHUNK = 20_000  # rows per executemany: bounded memory, still few round trips
@@ -104,8 +104,9 @@ def _chunks(rows: Iterator, size: int = CHUNK) -> Iterator[list]:
         yield chunk
 
 
-def _insert_many(connection: sa.Connection, table: sa.Table, columns: Sequence[str],
-                 rows: Iterator[tuple]) -> None:
+def _insert_many(
+    connection: sa.Connection, table: sa.Table, columns: Sequence[str], rows: Iterator[tuple]
+) -> None:
     """Insert rows (tuples in the order of `columns`) with the driver's executemany.
 
     Much faster than an ORM or Core insert per row for hundreds of thousands of rows; values
@@ -113,9 +114,11 @@ def _insert_many(connection: sa.Connection, table: sa.Table, columns: Sequence[s
     """
     preparer = connection.dialect.identifier_preparer
     marker = "?" if connection.dialect.paramstyle == "qmark" else "%s"
-    sql = (f"INSERT INTO {preparer.format_table(table)} "
-           f"({', '.join(preparer.format_column(table.c[name]) for name in columns)}) "
-           f"VALUES ({', '.join([marker] * len(columns))})")
+    sql = (
+        f"INSERT INTO {preparer.format_table(table)} "
+        f"({', '.join(preparer.format_column(table.c[name]) for name in columns)}) "
+        f"VALUES ({', '.join([marker] * len(columns))})"
+    )
     for chunk in _chunks(rows):
         connection.exec_driver_sql(sql, chunk)
 
@@ -123,13 +126,20 @@ def _insert_many(connection: sa.Connection, table: sa.Table, columns: Sequence[s
 def _encoder(connection: sa.Connection, column: sa.Column):
     """Return how the column's type encodes a value for this database (as SQLAlchemy would)."""
     encode = column.type.bind_processor(connection.dialect)
-    return (lambda value: value) if encode is None else (
-        lambda value: None if value is None else encode(value)
+    return (
+        (lambda value: value)
+        if encode is None
+        else (lambda value: None if value is None else encode(value))
     )
 
 
-def seed_games(connection: sa.Connection, device_hashes: Sequence[str], shape: Shape, *,
-               newest: datetime | None = None) -> list[str]:
+def seed_games(
+    connection: sa.Connection,
+    device_hashes: Sequence[str],
+    shape: Shape,
+    *,
+    newest: datetime | None = None,
+) -> list[str]:
     """Insert one game of `shape` per device hash given (repeat a hash for many games).
 
     The games are dated one minute apart, the first the newest, ending at `newest` (now by
@@ -146,38 +156,72 @@ def seed_games(connection: sa.Connection, device_hashes: Sequence[str], shape: S
     stamp = _encoder(connection, game_table.c.created_at)
     as_json = _encoder(connection, round_table.c.heads)
     encoded_heads = [as_json(line) for line in heads]
-    game_columns = ("id", "public_id", "device_hash", "created_at", "finished_at", "end_rule",
-                    "head_limit", "round_count", "pro", "version")
+    game_columns = (
+        "id",
+        "public_id",
+        "device_hash",
+        "created_at",
+        "finished_at",
+        "end_rule",
+        "head_limit",
+        "round_count",
+        "pro",
+        "version",
+    )
     flag = _encoder(connection, game_table.c.pro)(False)
 
     def games() -> Iterator[tuple]:
         for index, (owner, public_id) in enumerate(zip(device_hashes, public_ids, strict=True)):
             created = newest - timedelta(minutes=index)
             finished = stamp(created + timedelta(minutes=30)) if shape.finished else None
-            yield (first_game + index, public_id, owner, stamp(created), finished, "above", 66,
-                   None, flag, 1 + shape.rounds)
+            yield (
+                first_game + index,
+                public_id,
+                owner,
+                stamp(created),
+                finished,
+                "above",
+                66,
+                None,
+                flag,
+                1 + shape.rounds,
+            )
 
     def players() -> Iterator[tuple]:
         for index in range(len(device_hashes)):
             for seat in range(shape.players):
-                yield first_player + index * shape.players + seat, first_game + index, seat, NAMES[seat]
+                yield (
+                    first_player + index * shape.players + seat,
+                    first_game + index,
+                    seat,
+                    NAMES[seat],
+                )
 
     def rounds() -> Iterator[tuple]:
         for index in range(len(device_hashes)):
             played = stamp(newest - timedelta(minutes=index))
             for number in range(1, shape.rounds + 1):
-                yield (first_round + index * shape.rounds + number - 1, first_game + index, number,
-                       encoded_heads[number - 1], played)
+                yield (
+                    first_round + index * shape.rounds + number - 1,
+                    first_game + index,
+                    number,
+                    encoded_heads[number - 1],
+                    played,
+                )
 
     _insert_many(connection, game_table, game_columns, games())
     _insert_many(connection, player_table, ("id", "game_id", "seat", "name"), players())
-    _insert_many(connection, round_table, ("id", "game_id", "number", "heads", "created_at"), rounds())
+    _insert_many(
+        connection, round_table, ("id", "game_id", "number", "heads", "created_at"), rounds()
+    )
     if connection.dialect.name == "postgresql":  # explicit ids: move the sequences past them
         for table in (game_table, player_table, round_table):
-            connection.execute(sa.text(
-                f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), "
-                f"(SELECT max(id) FROM {table.name}))"
-            ))
+            connection.execute(
+                sa.text(
+                    f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), "
+                    f"(SELECT max(id) FROM {table.name}))"
+                )
+            )
     return public_ids
 
 
@@ -198,7 +242,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     started = time.perf_counter()
     with app.app_context(), writing(db.engine) as connection:
         if connection.dialect.name == "sqlite":
-            connection.exec_driver_sql("PRAGMA cache_size=-262144")  # 256 MiB: indexes stay in memory
+            connection.exec_driver_sql(
+                "PRAGMA cache_size=-262144"
+            )  # 256 MiB: indexes stay in memory
         seed_games(connection, [device_hash(app, token)] * args.games, shape)
     elapsed = time.perf_counter() - started
     print(f"{args.games} games ({shape.players} players, {shape.rounds} rounds) in {elapsed:.1f} s")

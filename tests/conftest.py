@@ -20,7 +20,9 @@ from flask_migrate import upgrade
 from app import create_app
 from app.extensions import db
 
-POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL")  # e.g. postgresql+psycopg://u:p@127.0.0.1/postgres
+POSTGRES_URL = os.environ.get(
+    "TEST_POSTGRES_URL"
+)  # e.g. postgresql+psycopg://u:p@127.0.0.1/postgres
 
 
 def _admin_engine() -> sa.Engine:

@@ -85,7 +85,9 @@ def _wait_until_healthy(url: str, server: subprocess.Popen, log: Path) -> None:
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             pass
         time.sleep(0.1)  # polling the server's start-up, not waiting on the page under test
-    raise RuntimeError(f"{url}/healthz did not answer within {STARTUP_SECONDS} s:\n{log.read_text()}")
+    raise RuntimeError(
+        f"{url}/healthz did not answer within {STARTUP_SECONDS} s:\n{log.read_text()}"
+    )
 
 
 def _serve(database_url: str, workdir: Path) -> Iterator[LiveServer]:
@@ -93,7 +95,11 @@ def _serve(database_url: str, workdir: Path) -> Iterator[LiveServer]:
     env = _server_env(database_url, workdir / "instance")
     migration = subprocess.run(
         [str(BIN / "flask"), "--app", "app", "db", "upgrade"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     if migration.returncode != 0:
         raise RuntimeError(f"flask db upgrade failed:\n{migration.stdout}{migration.stderr}")
@@ -101,10 +107,20 @@ def _serve(database_url: str, workdir: Path) -> Iterator[LiveServer]:
     log = workdir / "gunicorn.log"
     with log.open("w") as log_file:
         server = subprocess.Popen(
-            [str(BIN / "gunicorn"), "--workers", "2", "--bind", url.removeprefix("http://"),
-             "--access-logfile", "-",
-             "app:create_app()"],
-            cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT,
+            [
+                str(BIN / "gunicorn"),
+                "--workers",
+                "2",
+                "--bind",
+                url.removeprefix("http://"),
+                "--access-logfile",
+                "-",
+                "app:create_app()",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
         )
     try:
         _wait_until_healthy(url, server, log)

@@ -154,7 +154,9 @@ class GamePage(Screen):
     @property
     def result(self) -> Locator:
         """The announcement of the end (other status messages, e.g. « Manche 2 annulée. », aside)."""
-        return self.page.get_by_role("status").filter(has_text=re.compile("gagne|Victoire partagée"))
+        return self.page.get_by_role("status").filter(
+            has_text=re.compile("gagne|Victoire partagée")
+        )
 
     @property
     def alert(self) -> Locator:
@@ -209,7 +211,9 @@ class GamePage(Screen):
             self.page.keyboard.type(str(value))
         self.page.keyboard.press("Enter")
 
-    def play_round_with_keyboard(self, names: Sequence[str], heads: Sequence[int], number: int) -> None:
+    def play_round_with_keyboard(
+        self, names: Sequence[str], heads: Sequence[int], number: int
+    ) -> None:
         self.type_round_with_keyboard(names, heads)
         expect(self.round_line(number)).to_be_visible()
 

@@ -100,7 +100,8 @@ def test_no_wcag_22_aa_violation(page: Page, screen: str):
     SCREENS[screen](page)
 
     results = Axe().run(
-        page, options={"runOnly": {"type": "tag", "values": WCAG_22_AA}, "resultTypes": ["violations"]}
+        page,
+        options={"runOnly": {"type": "tag", "values": WCAG_22_AA}, "resultTypes": ["violations"]},
     )
 
     assert results.violations_count == 0, f"{screen} ({page.url}):\n{results.generate_report()}"

@@ -231,14 +231,16 @@ def test_statistics_open_from_home_and_sort_by_a_column(phone: Page):
     expect(column(phone, "Joueur")).to_have_attribute("aria-sort", "ascending")
     expect(column(phone, "Victoires")).not_to_have_attribute("aria-sort", re.compile("."))
     expect(stats_table(phone).get_by_role("rowheader")).to_have_text(
-        ["Alice", "Bruno", re.compile("^chloé$", re.IGNORECASE)])
+        ["Alice", "Bruno", re.compile("^chloé$", re.IGNORECASE)]
+    )
     assert "tri=" in phone.url
 
     column(phone, "Joueur").get_by_role("link").click()
 
     expect(column(phone, "Joueur")).to_have_attribute("aria-sort", "descending")
     expect(stats_table(phone).get_by_role("rowheader").first).to_have_text(
-        re.compile("^chloé$", re.IGNORECASE))
+        re.compile("^chloé$", re.IGNORECASE)
+    )
     assert HomePage(phone).has_no_sideways_scroll()
 
 
@@ -325,16 +327,32 @@ def test_a_game_exports_as_csv(page: Page, tmp_path):
     saved = tmp_path / "partie.csv"
     download.value.save_as(saved)
     assert download.value.suggested_filename.endswith(".csv")
-    assert saved.read_text(encoding="utf-8-sig").splitlines() == ["Manche,Alice,Bruno,Chloé", "1,1,2,3"]
+    assert saved.read_text(encoding="utf-8-sig").splitlines() == [
+        "Manche,Alice,Bruno,Chloé",
+        "1,1,2,3",
+    ]
 
 
 def test_a_wrong_file_is_refused_naming_the_game_and_round(phone: Page, tmp_path):
     bad = tmp_path / "parties.json"
-    bad.write_text(json.dumps({"format": "six-qui-prend", "version": 1, "games": [{
-        "id": "x1", "created_at": "2026-11-29T19:05:00Z", "finished_at": None,
-        "rules": {"end": "above", "limit": 66, "round_count": None, "pro": False},
-        "players": ["Alice", "Bruno"], "rounds": [[1, 2], [80, 0]],
-    }]}))
+    bad.write_text(
+        json.dumps(
+            {
+                "format": "six-qui-prend",
+                "version": 1,
+                "games": [
+                    {
+                        "id": "x1",
+                        "created_at": "2026-11-29T19:05:00Z",
+                        "finished_at": None,
+                        "rules": {"end": "above", "limit": 66, "round_count": None, "pro": False},
+                        "players": ["Alice", "Bruno"],
+                        "rounds": [[1, 2], [80, 0]],
+                    }
+                ],
+            }
+        )
+    )
     history = HistoryPage(phone).open()
 
     file_field(phone).set_input_files(bad)
@@ -404,7 +422,8 @@ def history_with_the_import_form(page: Page) -> None:
 def history_with_an_import_error(page: Page) -> None:
     HistoryPage(page).open()
     file_field(page).set_input_files(
-        files=[{"name": "x.json", "mimeType": "application/json", "buffer": b"{}"}])
+        files=[{"name": "x.json", "mimeType": "application/json", "buffer": b"{}"}]
+    )
     import_button(page).click()
     expect(page.get_by_role("alert")).to_be_visible()
 

@@ -34,7 +34,9 @@ def test_two_name_fields_at_first_and_ajouter_un_joueur_up_to_ten(page: Page):
     expect_no_more_players_can_be_added(form)
     expect(form.name_field(1)).to_have_value("Alice")
     expect(form.name_field(2)).to_have_value("Bruno")
-    assert form.was_not_reloaded(), "« Ajouter un joueur » reloaded the page instead of swapping the form"
+    assert form.was_not_reloaded(), (
+        "« Ajouter un joueur » reloaded the page instead of swapping the form"
+    )
 
 
 def test_enter_in_a_name_field_moves_to_the_next_one(page: Page):
@@ -70,7 +72,9 @@ def test_blank_name_fields_are_ignored(page: Page):
     ],
     ids=["duplicate-ignoring-case-and-spaces", "longer-than-30", "fewer-than-2"],
 )
-def test_names_that_cannot_start_a_game_are_refused_and_kept(page: Page, names, refused_seat, message):
+def test_names_that_cannot_start_a_game_are_refused_and_kept(
+    page: Page, names, refused_seat, message
+):
     form = NewGamePage(page).open()
     form.type_names(names)
     form.mark_no_reload()
@@ -86,4 +90,6 @@ def test_names_that_cannot_start_a_game_are_refused_and_kept(page: Page, names, 
         expect(refused).to_have_accessible_description(re.compile(re.escape(message)))
         expect(form.name_field(1)).not_to_have_attribute("aria-invalid", "true")
     expect(GamePage(page).scoreboard).to_have_count(0)
-    assert form.was_not_reloaded(), "the refused names reloaded the page instead of swapping the form"
+    assert form.was_not_reloaded(), (
+        "the refused names reloaded the page instead of swapping the form"
+    )

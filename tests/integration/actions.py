@@ -37,10 +37,19 @@ def round_data(number: int | str, heads: Sequence[int | str]) -> dict[str, str]:
     return data
 
 
-def play_round(client: FlaskClient, public_id: str, number: int | str, heads: Sequence[int | str],
-               *, htmx: bool = False):
-    return client.post(f"{game_url(public_id)}/manches", data=round_data(number, heads),
-                       headers=HTMX if htmx else {})
+def play_round(
+    client: FlaskClient,
+    public_id: str,
+    number: int | str,
+    heads: Sequence[int | str],
+    *,
+    htmx: bool = False,
+):
+    return client.post(
+        f"{game_url(public_id)}/manches",
+        data=round_data(number, heads),
+        headers=HTMX if htmx else {},
+    )
 
 
 def play_rounds(client: FlaskClient, public_id: str, *rounds: Sequence[int]) -> None:
@@ -52,8 +61,11 @@ def play_rounds(client: FlaskClient, public_id: str, *rounds: Sequence[int]) -> 
 
 
 def cancel_round(client: FlaskClient, public_id: str, number: int | str, *, htmx: bool = False):
-    return client.post(f"{game_url(public_id)}/manches/annuler", data={"number": str(number)},
-                       headers=HTMX if htmx else {})
+    return client.post(
+        f"{game_url(public_id)}/manches/annuler",
+        data={"number": str(number)},
+        headers=HTMX if htmx else {},
+    )
 
 
 def game_page(client: FlaskClient, public_id: str) -> Element:
@@ -90,9 +102,7 @@ def dump(app: Flask) -> dict[str, list[tuple]]:
             _reflected[app] = meta
         with db.engine.connect() as connection:
             return {
-                name: sorted(
-                    (tuple(row) for row in connection.execute(sa.select(table))), key=repr
-                )
+                name: sorted((tuple(row) for row in connection.execute(sa.select(table))), key=repr)
                 for name, table in sorted(_reflected[app].tables.items())
             }
 

@@ -5,8 +5,21 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
-        "track", "wbr"}
+VOID = {
+    "area",
+    "base",
+    "br",
+    "col",
+    "embed",
+    "hr",
+    "img",
+    "input",
+    "link",
+    "meta",
+    "source",
+    "track",
+    "wbr",
+}
 
 
 class Element:
@@ -32,7 +45,8 @@ class Element:
             if tag is not None and element.tag != tag:
                 continue
             if all(
-                (name.rstrip("_").replace("_", "-") in element.attrs) if value is True
+                (name.rstrip("_").replace("_", "-") in element.attrs)
+                if value is True
                 else element.attrs.get(name.rstrip("_").replace("_", "-")) == value
                 for name, value in attrs.items()
             ):

@@ -81,8 +81,9 @@ def test_a_token_from_another_browser_is_refused(client, app, game_with_a_round)
     stolen = token_from(attacker, "/parties/nouvelle", "Commencer la partie")
     before = dump(app)
 
-    response = client.post(f"{game_url(game_with_a_round)}/manches/annuler",
-                           data={"number": "1", "csrf_token": stolen})
+    response = client.post(
+        f"{game_url(game_with_a_round)}/manches/annuler", data={"number": "1", "csrf_token": stolen}
+    )
 
     assert response.status_code == 400
     assert dump(app) == before
@@ -92,9 +93,13 @@ def test_the_round_form_works_with_its_token(client, game_with_a_round):
     url = game_url(game_with_a_round)
     cancel = form_of(parse(client.get(url).data), "Annuler la manche")
 
-    response = client.post(cancel.get("action"), data={
-        "number": hidden_value(cancel, "number"), "csrf_token": hidden_value(cancel, "csrf_token"),
-    })
+    response = client.post(
+        cancel.get("action"),
+        data={
+            "number": hidden_value(cancel, "number"),
+            "csrf_token": hidden_value(cancel, "csrf_token"),
+        },
+    )
 
     assert response.status_code == 303
     assert play_round_with_token(client, game_with_a_round, [1, 2]).status_code == 303
@@ -104,8 +109,9 @@ def test_rematch_works_with_its_token(client, game_with_a_round):
     url = game_url(game_with_a_round)
     rematch = form_of(parse(client.get(url).data), "Rejouer avec les mêmes joueurs")
 
-    response = client.post(rematch.get("action"),
-                           data={"csrf_token": hidden_value(rematch, "csrf_token")})
+    response = client.post(
+        rematch.get("action"), data={"csrf_token": hidden_value(rematch, "csrf_token")}
+    )
 
     assert response.status_code == 303
     assert response.headers["Location"] != url
@@ -114,8 +120,7 @@ def test_rematch_works_with_its_token(client, game_with_a_round):
 def test_add_a_player_works_with_its_token(client):
     token = token_from(client, "/parties/nouvelle", "Ajouter un joueur")
 
-    response = client.post("/parties", data={"csrf_token": token, "players-0": "A",
-                                             "ajouter": "1"})
+    response = client.post("/parties", data={"csrf_token": token, "players-0": "A", "ajouter": "1"})
 
     assert response.status_code == 200
 
@@ -132,7 +137,9 @@ def test_every_form_on_every_page_carries_a_token(client, game_with_a_round):
 def test_oversized_bodies_are_refused_before_anything_else(client, app, game_with_a_round):
     before = dump(app)
     for path, _ in every_post(game_with_a_round):
-        limit = app.config["MAX_IMPORT_LENGTH" if path.endswith("/import") else "MAX_CONTENT_LENGTH"]
+        limit = app.config[
+            "MAX_IMPORT_LENGTH" if path.endswith("/import") else "MAX_CONTENT_LENGTH"
+        ]
         response = client.post(path, data={"filler": "x" * (limit + 1)})
         assert response.status_code == 413, path
 

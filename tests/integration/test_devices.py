@@ -47,8 +47,9 @@ def test_cookie_is_secure_over_https(app):
     client = app.test_client()
     name = app.config["DEVICE_COOKIE_NAME"]
 
-    response = client.post("/parties", data={"players-0": "Alice", "players-1": "Bob"},
-                           base_url="https://localhost")
+    response = client.post(
+        "/parties", data={"players-0": "Alice", "players-1": "Bob"}, base_url="https://localhost"
+    )
 
     _, attributes = cookie_attributes(device_cookie_header(response, name))
     assert "secure" in attributes
@@ -96,7 +97,9 @@ def test_the_stored_hash_does_not_open_the_game(client, app):
     """Someone who reads the database cannot use what is stored there as a cookie."""
     public_id = start_game(client, ["Alice", "Bob"])
     stored_values = {
-        value for row in dump(app)["game"] for value in row
+        value
+        for row in dump(app)["game"]
+        for value in row
         if isinstance(value, str) and value != public_id
     }
     intruder = new_device(app)
@@ -167,7 +170,8 @@ def test_another_device_sees_an_empty_history_and_nothing_to_resume(client, app)
     assert "Alice" not in home.text
     assert link(home, "Reprendre la partie") is not None  # its own game, not Alice's
     assert "Alice" not in stranger.get(link(home, "Reprendre la partie").get("href")).get_data(
-        as_text=True)
+        as_text=True
+    )
 
 
 def test_a_device_without_cookie_has_an_empty_history(client, app):
@@ -176,8 +180,9 @@ def test_a_device_without_cookie_has_an_empty_history(client, app):
     page = parse(new_device(app).get("/historique").data)
 
     assert "Alice" not in page.text
-    game_links = [a for a in page.find_all("a")
-                  if re.fullmatch(r"/parties/[\w-]{22,}", a.get("href", ""))]
+    game_links = [
+        a for a in page.find_all("a") if re.fullmatch(r"/parties/[\w-]{22,}", a.get("href", ""))
+    ]
     assert game_links == []
 
 

@@ -14,7 +14,15 @@ from werkzeug.http import parse_options_header
 
 from .actions import count_rows, dump, game_page, game_url, new_device, play_rounds, start_game
 from .html import (
-    Element, button, field_labelled, form_of, link, parse, round_lines, status_text, totals,
+    Element,
+    button,
+    field_labelled,
+    form_of,
+    link,
+    parse,
+    round_lines,
+    status_text,
+    totals,
 )
 
 
@@ -33,8 +41,11 @@ def exported_games(client) -> list[dict]:
 
 
 def import_file(client, data: bytes, filename: str = "parties.json"):
-    return client.post("/historique/import", data={"fichier": (io.BytesIO(data), filename)},
-                       content_type="multipart/form-data")
+    return client.post(
+        "/historique/import",
+        data={"fichier": (io.BytesIO(data), filename)},
+        content_type="multipart/form-data",
+    )
 
 
 def history(client) -> Element:
@@ -119,7 +130,9 @@ def test_a_game_as_csv_downloads_a_row_per_round(client):
     assert response.mimetype == "text/csv" and response.mimetype_params["charset"] == "utf-8"
     assert attachment_name(response).endswith(".csv")
     assert read_csv(response) == [
-        ["Manche", "Alice", "Bob", "Carla"], ["1", "10", "20", "3"], ["2", "50", "8", "30"],
+        ["Manche", "Alice", "Bob", "Carla"],
+        ["1", "10", "20", "3"],
+        ["2", "50", "8", "30"],
     ]
 
 
@@ -177,7 +190,12 @@ def test_all_games_as_csv_have_a_row_per_round_of_every_game(client):
     rows = read_csv(response)
     assert rows[0][:5] == ["Partie", "Date", "Manche", "Joueur 1", "Têtes 1"]
     assert [(r[0], r[2]) for r in rows[1:]] == [
-        (first, "1"), (first, "2"), (first, "3"), (second, "1"), (second, "2"), (third, "1"),
+        (first, "1"),
+        (first, "2"),
+        (first, "3"),
+        (second, "1"),
+        (second, "2"),
+        (third, "1"),
     ]
     assert rows[-1][3:] == ["Fay", "80", "Gus", "1", "Hal", "2", "Ivy", "3"]
 
@@ -202,8 +220,15 @@ def test_another_devices_game_cannot_be_exported(app, client, kind):
     assert b"Alice" not in response.data
 
 
-@pytest.mark.parametrize("path", ["/parties/{id}/export.xml", "/parties/{id}/export.",
-                                  "/historique/export.txt", "/parties/inconnue/export.json"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/parties/{id}/export.xml",
+        "/parties/{id}/export.",
+        "/historique/export.txt",
+        "/parties/inconnue/export.json",
+    ],
+)
 def test_unknown_exports_are_not_found(client, path):
     public_id = start_game(client, ["Alice", "Bob"])
 
@@ -390,12 +415,16 @@ def test_a_wrong_game_keeps_the_good_ones_out_too(app, client):
     assert exported_games(phone) == []
 
 
-@pytest.mark.parametrize("data, says", [
-    (b"ceci n'est pas du JSON", "JSON"),
-    (b'{"format": "autre", "version": 1, "games": []}', "6 qui prend"),
-    (b'{"format": "six-qui-prend", "version": 99, "games": []}', "Version"),
-    ("Manche,Alice,Bob\n1,3,4\n".encode(), "JSON"),
-], ids=["not json", "another format", "another version", "the csv export"])
+@pytest.mark.parametrize(
+    "data, says",
+    [
+        (b"ceci n'est pas du JSON", "JSON"),
+        (b'{"format": "autre", "version": 1, "games": []}', "6 qui prend"),
+        (b'{"format": "six-qui-prend", "version": 99, "games": []}', "Version"),
+        (b"Manche,Alice,Bob\n1,3,4\n", "JSON"),
+    ],
+    ids=["not json", "another format", "another version", "the csv export"],
+)
 def test_a_file_that_is_not_an_export_is_refused(app, client, data, says):
     page = refused_import(app, client, data)
 
@@ -437,12 +466,20 @@ def test_the_refusal_page_still_lists_the_devices_games(app, client):
 
 
 def test_a_file_of_a_thousand_games_fits_under_the_import_limit(app, client):
-    document = {"format": "six-qui-prend", "version": 1, "games": [
-        {"id": f"partie-{n}", "created_at": "2026-11-29T19:05:00Z", "players": ["Alice", "Bob"],
-         "rules": {"end": "above", "limit": 66, "round_count": None, "pro": False},
-         "rounds": [[10, 20], [30, 5], [27, 9]]}
-        for n in range(1000)
-    ]}
+    document = {
+        "format": "six-qui-prend",
+        "version": 1,
+        "games": [
+            {
+                "id": f"partie-{n}",
+                "created_at": "2026-11-29T19:05:00Z",
+                "players": ["Alice", "Bob"],
+                "rules": {"end": "above", "limit": 66, "round_count": None, "pro": False},
+                "rounds": [[10, 20], [30, 5], [27, 9]],
+            }
+            for n in range(1000)
+        ],
+    }
     body = json.dumps(document).encode()
     assert len(body) > app.config["MAX_CONTENT_LENGTH"]
 
@@ -464,18 +501,30 @@ def test_a_file_over_the_size_limit_is_refused(app, client):
 @pytest.mark.parametrize("app_settings", [{"WTF_CSRF_ENABLED": True}], ids=["csrf"])
 def test_an_import_needs_the_forms_security_token(app, client, app_settings):
     token = form_of(history(client), "Importer").find("input", name="csrf_token").get("value")
-    document = {"format": "six-qui-prend", "version": 1, "games": [{
-        "id": "from-a-file", "created_at": "2026-11-29T19:05:00Z", "finished_at": None,
-        "rules": {"end": "above", "limit": 66, "round_count": None, "pro": False},
-        "players": ["Alice", "Bob"], "rounds": [[1, 2]],
-    }]}
+    document = {
+        "format": "six-qui-prend",
+        "version": 1,
+        "games": [
+            {
+                "id": "from-a-file",
+                "created_at": "2026-11-29T19:05:00Z",
+                "finished_at": None,
+                "rules": {"end": "above", "limit": 66, "round_count": None, "pro": False},
+                "players": ["Alice", "Bob"],
+                "rounds": [[1, 2]],
+            }
+        ],
+    }
     data = json.dumps(document).encode()
 
     refused = import_file(client, data)
 
     assert refused.status_code == 400
     assert count_rows(app, "game") == 0
-    accepted = client.post("/historique/import", content_type="multipart/form-data",
-                           data={"fichier": (io.BytesIO(data), "p.json"), "csrf_token": token})
+    accepted = client.post(
+        "/historique/import",
+        content_type="multipart/form-data",
+        data={"fichier": (io.BytesIO(data), "p.json"), "csrf_token": token},
+    )
     assert accepted.status_code == 303
     assert count_rows(app, "game") == 1

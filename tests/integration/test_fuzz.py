@@ -27,22 +27,63 @@ numbers = st.one_of(
     st.integers(min_value=-(10**30), max_value=10**30).map(str),
     st.integers(min_value=0, max_value=120).map(str),
     st.floats(allow_nan=True, allow_infinity=True).map(repr),
-    st.sampled_from(["", " ", "0", "1", "66", "67", "-0", "+5", "1e3", "0x10", "١٢", "１２", "²",
-                     "NaN", "inf", "1_000", " 7 ", "7\n", "9" * 400]),
+    st.sampled_from(
+        [
+            "",
+            " ",
+            "0",
+            "1",
+            "66",
+            "67",
+            "-0",
+            "+5",
+            "1e3",
+            "0x10",
+            "١٢",
+            "１２",
+            "²",
+            "NaN",
+            "inf",
+            "1_000",
+            " 7 ",
+            "7\n",
+            "9" * 400,
+        ]
+    ),
 )
 text = st.one_of(
     st.text(max_size=40),
     st.text(alphabet=st.characters(codec="utf-8"), max_size=40),
     st.sampled_from(["<script>alert(1)</script>", "' OR 1=1 --", "\x00", "..", "%00", "\u202e"]),
 )
-long_text = st.builds(lambda char, count: char * count,
-                      st.characters(codec="utf-8"), st.integers(min_value=31, max_value=20_000))
+long_text = st.builds(
+    lambda char, count: char * count,
+    st.characters(codec="utf-8"),
+    st.integers(min_value=31, max_value=20_000),
+)
 values = st.one_of(numbers, text, long_text)
 
 field_names = st.one_of(
-    st.sampled_from(["number", "version", "ajouter", "end", "limit", "round_count", "pro",
-                     "csrf_token", "heads-", "heads--1", "heads-x", "heads-99", "players-",
-                     "players-99", "players--1", "fichier"]),
+    st.sampled_from(
+        [
+            "number",
+            "version",
+            "ajouter",
+            "end",
+            "limit",
+            "round_count",
+            "pro",
+            "csrf_token",
+            "heads-",
+            "heads--1",
+            "heads-x",
+            "heads-99",
+            "players-",
+            "players-99",
+            "players--1",
+            "fichier",
+        ]
+    ),
     st.integers(min_value=0, max_value=12).map(lambda n: f"heads-{n}"),
     st.integers(min_value=0, max_value=16).map(lambda n: f"players-{n}"),
     st.text(max_size=12),
@@ -57,17 +98,43 @@ def game_ids(own: str):
         st.just(own),
         st.just(OTHER_ID),
         st.text(min_size=1, max_size=40),
-        st.sampled_from(["nouvelle", "AAAAAAAAAAAAAAAAAAAAAA", own.upper(), own + "x", own[:-1],
-                         "0", "-1", "%00", "\x00", "A" * 5000]),
+        st.sampled_from(
+            [
+                "nouvelle",
+                "AAAAAAAAAAAAAAAAAAAAAA",
+                own.upper(),
+                own + "x",
+                own[:-1],
+                "0",
+                "-1",
+                "%00",
+                "\x00",
+                "A" * 5000,
+            ]
+        ),
     )
 
 
-POST_ROUTES = ["/parties", "{game}/manches", "{game}/manches/annuler", "{game}/revanche",
-               "{game}/manches/{n}", "/historique/import"]
-GET_ROUTES = ["/", "/parties/nouvelle", "{game}", "/historique", "/healthz", "/statistiques",
-              "{game}/manches/{n}"]
-query_names = st.one_of(st.sampled_from(["page", "tri", "ordre", "number", "HX-Request"]),
-                        st.text(max_size=10))
+POST_ROUTES = [
+    "/parties",
+    "{game}/manches",
+    "{game}/manches/annuler",
+    "{game}/revanche",
+    "{game}/manches/{n}",
+    "/historique/import",
+]
+GET_ROUTES = [
+    "/",
+    "/parties/nouvelle",
+    "{game}",
+    "/historique",
+    "/healthz",
+    "/statistiques",
+    "{game}/manches/{n}",
+]
+query_names = st.one_of(
+    st.sampled_from(["page", "tri", "ordre", "number", "HX-Request"]), st.text(max_size=10)
+)
 
 
 def _url(template: str, public_id: str, number: int) -> str:
@@ -89,21 +156,26 @@ def _check_sheet(client, public_id: str) -> None:
     lines = round_lines(page)
     assert all(len(line) == 3 for line in lines)
     assert list(totals(page).values()) == [sum(column) for column in zip(*lines)] or (
-        not lines and set(totals(page).values()) == {0})
+        not lines and set(totals(page).values()) == {0}
+    )
 
 
 def test_generated_posts_never_break_anything(app, client):
     public_id, other_id = _setup(app, client)
 
     @FUZZ
-    @given(route=st.sampled_from(POST_ROUTES), target=game_ids(public_id),
-           number=st.integers(min_value=-2, max_value=5), body=bodies, htmx=st.booleans())
+    @given(
+        route=st.sampled_from(POST_ROUTES),
+        target=game_ids(public_id),
+        number=st.integers(min_value=-2, max_value=5),
+        body=bodies,
+        htmx=st.booleans(),
+    )
     def check(route, target, number, body, htmx):
         target = other_id if target == OTHER_ID else target
         before = dump(app)
 
-        response = client.post(_url(route, target, number), data=body,
-                                headers=HTMX if htmx else {})
+        response = client.post(_url(route, target, number), data=body, headers=HTMX if htmx else {})
 
         assert response.status_code < 500, response.get_data(as_text=True)[:2000]
         if 400 <= response.status_code < 500:
@@ -122,11 +194,16 @@ def test_generated_round_submissions_never_break_anything(app, client):
     url = f"{game_url(public_id)}/manches"
 
     @FUZZ
-    @given(number=numbers, heads=st.lists(values, max_size=5),
-           extra=st.lists(st.tuples(field_names, values), max_size=3), htmx=st.booleans())
+    @given(
+        number=numbers,
+        heads=st.lists(values, max_size=5),
+        extra=st.lists(st.tuples(field_names, values), max_size=3),
+        htmx=st.booleans(),
+    )
     def check(number, heads, extra, htmx):
-        body = MultiDict([("number", number), *((f"heads-{i}", v) for i, v in enumerate(heads)),
-                          *extra])
+        body = MultiDict(
+            [("number", number), *((f"heads-{i}", v) for i, v in enumerate(heads)), *extra]
+        )
         before = dump(app)
 
         response = client.post(url, data=body, headers=HTMX if htmx else {})
@@ -141,8 +218,11 @@ def test_generated_round_submissions_never_break_anything(app, client):
 
 def test_generated_names_never_break_anything(app, client):
     @FUZZ
-    @given(names=st.lists(st.one_of(text, long_text, st.just("")), max_size=12),
-           extra=st.lists(st.tuples(field_names, values), max_size=3), htmx=st.booleans())
+    @given(
+        names=st.lists(st.one_of(text, long_text, st.just("")), max_size=12),
+        extra=st.lists(st.tuples(field_names, values), max_size=3),
+        htmx=st.booleans(),
+    )
     def check(names, extra, htmx):
         body = MultiDict([*((f"players-{i}", v) for i, v in enumerate(names)), *extra])
         before = dump(app)
@@ -162,15 +242,20 @@ def test_generated_get_requests_never_break_anything_nor_change_anything(app, cl
     public_id, other_id = _setup(app, client)
 
     @FUZZ
-    @given(route=st.sampled_from(GET_ROUTES), target=game_ids(public_id),
-           number=st.integers(min_value=-2, max_value=5),
-           query=st.lists(st.tuples(query_names, values), max_size=5), htmx=st.booleans())
+    @given(
+        route=st.sampled_from(GET_ROUTES),
+        target=game_ids(public_id),
+        number=st.integers(min_value=-2, max_value=5),
+        query=st.lists(st.tuples(query_names, values), max_size=5),
+        htmx=st.booleans(),
+    )
     def check(route, target, number, query, htmx):
         target = other_id if target == OTHER_ID else target
         before = dump(app)
 
-        response = client.get(_url(route, target, number), query_string=MultiDict(query),
-                              headers=HTMX if htmx else {})
+        response = client.get(
+            _url(route, target, number), query_string=MultiDict(query), headers=HTMX if htmx else {}
+        )
 
         assert response.status_code < 500, response.get_data(as_text=True)[:2000]
         assert dump(app) == before

@@ -3,11 +3,28 @@
 import pytest
 
 from .actions import (
-    HTMX, cancel_round, dump, game_page, game_url, play_round, play_rounds, start_game,
+    HTMX,
+    cancel_round,
+    dump,
+    game_page,
+    game_url,
+    play_round,
+    play_rounds,
+    start_game,
 )
 from .html import (
-    button, field_labelled, form_of, has_word, hidden_value, leaders, link, parse, round_lines,
-    scoreboard, status_text, totals,
+    button,
+    field_labelled,
+    form_of,
+    has_word,
+    hidden_value,
+    leaders,
+    link,
+    parse,
+    round_lines,
+    scoreboard,
+    status_text,
+    totals,
 )
 
 
@@ -164,11 +181,13 @@ REFUSED_ROUNDS = {
 }
 
 
-@pytest.mark.parametrize("typed, wrong_seats, says", REFUSED_ROUNDS.values(),
-                         ids=REFUSED_ROUNDS.keys())
+@pytest.mark.parametrize(
+    "typed, wrong_seats, says", REFUSED_ROUNDS.values(), ids=REFUSED_ROUNDS.keys()
+)
 @pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
-def test_refused_player_value_is_explained_next_to_the_field(client, app, typed, wrong_seats,
-                                                              says, htmx):
+def test_refused_player_value_is_explained_next_to_the_field(
+    client, app, typed, wrong_seats, says, htmx
+):
     public_id = start_game(client, ["Alice", "Bob", "Carla"])
     before = dump(app)
 
@@ -191,8 +210,11 @@ def test_refused_player_value_is_explained_next_to_the_field(client, app, typed,
     assert dump(app) == before
 
 
-@pytest.mark.parametrize("typed, says", [([0, 0, 0], "au moins"), ([97, 97, 97], "97")],
-                         ids=["nobody took a head", "more than the round can hold"])
+@pytest.mark.parametrize(
+    "typed, says",
+    [([0, 0, 0], "au moins"), ([97, 97, 97], "97")],
+    ids=["nobody took a head", "more than the round can hold"],
+)
 def test_refused_round_total_is_announced_in_an_alert(client, app, typed, says):
     public_id = start_game(client, ["Alice", "Bob", "Carla"])
     before = dump(app)
@@ -368,12 +390,16 @@ def test_rematch_seats_the_same_players_in_the_same_order(client):
     assert round_lines(game_page(client, public_id)) == [[70, 1, 2]]
 
 
-@pytest.mark.parametrize("rule", [
-    {"end": "at_or_above"},
-    {"end": "other_limit", "limit": "100"},
-    {"end": "rounds", "round_count": "3"},
-    {"pro": "y"},
-], ids=["66 ou plus", "autre limite", "nombre de manches", "pro"])
+@pytest.mark.parametrize(
+    "rule",
+    [
+        {"end": "at_or_above"},
+        {"end": "other_limit", "limit": "100"},
+        {"end": "rounds", "round_count": "3"},
+        {"pro": "y"},
+    ],
+    ids=["66 ou plus", "autre limite", "nombre de manches", "pro"],
+)
 def test_rematch_keeps_the_rules(client, rule):
     public_id = start_game(client, ["Alice", "Bob"], **rule)
     rule_text = parse(client.get(game_url(public_id)).data).find(class_="rule-in-force").text
@@ -404,8 +430,7 @@ def test_history_lists_this_devices_games_newest_first(client):
     page = parse(client.get("/historique").data)
 
     entries = history_entries(page)
-    assert [entry.find("a").get("href") for entry in entries] == [game_url(second),
-                                                                  game_url(first)]
+    assert [entry.find("a").get("href") for entry in entries] == [game_url(second), game_url(first)]
     assert "Carla" in entries[0].text and "en cours" in entries[0].text
     assert "Alice" in entries[1].text and "Bob" in entries[1].text
     assert "en cours" not in entries[1].text

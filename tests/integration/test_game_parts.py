@@ -18,7 +18,8 @@ def test_two_games_with_the_same_sheet_keep_their_own_links(client):
 
     for public_id in (first, second):
         assert _edit_links(game_page(client, public_id)) == [
-            f"{game_url(public_id)}/manches/1", f"{game_url(public_id)}/manches/2",
+            f"{game_url(public_id)}/manches/1",
+            f"{game_url(public_id)}/manches/2",
         ]
 
 
@@ -47,8 +48,10 @@ def test_a_corrected_round_shows_in_the_history_at_once(client):
 
     page = client.get(f"{game_url(public_id)}/manches/1").get_data(as_text=True)
     version = page.split('name="version" value="')[1].split('"')[0]
-    response = client.post(f"{game_url(public_id)}/manches/1",
-                           data={"version": version, "heads-0": "70", "heads-1": "5"})
+    response = client.post(
+        f"{game_url(public_id)}/manches/1",
+        data={"version": version, "heads-0": "70", "heads-1": "5"},
+    )
     assert response.status_code == 303
 
     history = client.get("/historique").get_data(as_text=True)

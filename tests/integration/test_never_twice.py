@@ -3,7 +3,14 @@
 import pytest
 
 from .actions import (
-    cancel_round, count_rows, dump, game_page, game_url, play_round, play_rounds, start_game,
+    cancel_round,
+    count_rows,
+    dump,
+    game_page,
+    game_url,
+    play_round,
+    play_rounds,
+    start_game,
 )
 from .html import hidden_value, parse, round_lines, totals
 

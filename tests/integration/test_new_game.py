@@ -69,7 +69,8 @@ def test_names_are_trimmed(client):
 @pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
 def test_add_button_adds_a_field_and_keeps_names(client, app, htmx):
     response = client.post(
-        "/parties", data={"players-0": "Alice", "players-1": "Bob", "ajouter": "1"},
+        "/parties",
+        data={"players-0": "Alice", "players-1": "Bob", "ajouter": "1"},
         headers=HTMX if htmx else {},
     )
 
@@ -89,15 +90,19 @@ def test_add_button_stops_at_ten_fields(client, app):
     response = client.post("/parties", data=data)
     page = parse(response.data)
     assert name_fields(page) == [f"P{seat}" for seat in range(9)] + [""]
-    assert button(page, "Ajouter un joueur") is None or "disabled" in button(
-        page, "Ajouter un joueur").attrs
+    assert (
+        button(page, "Ajouter un joueur") is None
+        or "disabled" in button(page, "Ajouter un joueur").attrs
+    )
 
     data["players-9"] = "P9"
     response = client.post("/parties", data=data)
     page = parse(response.data)
     assert len(name_fields(page)) == 10
-    assert button(page, "Ajouter un joueur") is None or "disabled" in button(
-        page, "Ajouter un joueur").attrs
+    assert (
+        button(page, "Ajouter un joueur") is None
+        or "disabled" in button(page, "Ajouter un joueur").attrs
+    )
     assert count_rows(app, "game") == 0
 
 

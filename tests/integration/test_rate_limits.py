@@ -55,8 +55,9 @@ def test_a_returning_device_is_limited_on_its_fourth_creation(client, app):
     """A phone that kept its cookie from an earlier visit (a new client, the same cookie)."""
     client.get("/")
     returning = new_device(app)
-    returning.set_cookie(app.config["DEVICE_COOKIE_NAME"],
-                         client.get_cookie(app.config["DEVICE_COOKIE_NAME"]).value)
+    returning.set_cookie(
+        app.config["DEVICE_COOKIE_NAME"], client.get_cookie(app.config["DEVICE_COOKIE_NAME"]).value
+    )
     for _ in range(3):
         assert returning.post("/parties", data=NAMES).status_code == 303
 

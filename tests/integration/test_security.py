@@ -29,7 +29,8 @@ def csp_directives(response):
 def assert_security_headers(response):
     directives = csp_directives(response)
     assert directives.get("default-src") == ["'self'"], response.headers.get(
-        "Content-Security-Policy")
+        "Content-Security-Policy"
+    )
     assert directives.get("frame-ancestors") == ["'none'"]
     for sources in directives.values():
         assert "'unsafe-inline'" not in sources and "'unsafe-eval'" not in sources
@@ -115,7 +116,8 @@ def test_pages_are_not_cached_as_shared(client, finished_game):
     response = client.get(game_url(finished_game))
 
     assert "no-cache" in response.headers.get("Cache-Control", "") or "no-store" in (
-        response.headers.get("Cache-Control", ""))
+        response.headers.get("Cache-Control", "")
+    )
 
 
 # --- Names are text, never markup ----------------------------------------------------------------
@@ -180,8 +182,11 @@ def test_body_over_the_size_limit_is_refused_with_413(client, app):
     before = dump(app)
     too_big = "x" * (app.config["MAX_CONTENT_LENGTH"] + 1)
 
-    for path in ("/parties", f"{game_url(public_id)}/manches",
-                 f"{game_url(public_id)}/manches/annuler"):
+    for path in (
+        "/parties",
+        f"{game_url(public_id)}/manches",
+        f"{game_url(public_id)}/manches/annuler",
+    ):
         response = client.post(path, data={"players-0": too_big, "number": "1", "heads-0": "1"})
         assert response.status_code == 413, path
         assert "trop" in parse(response.data).text.lower()
@@ -195,8 +200,9 @@ def test_a_multipart_form_with_too_many_parts_is_refused(client, app):
     data = {f"heads-{n}": "1" for n in range(app.config["MAX_FORM_PARTS"] + 1)}
     data["number"] = "1"
 
-    response = client.post(f"{game_url(public_id)}/manches", data=data,
-                           content_type="multipart/form-data")
+    response = client.post(
+        f"{game_url(public_id)}/manches", data=data, content_type="multipart/form-data"
+    )
 
     assert response.status_code == 413
     assert dump(app) == before
@@ -234,8 +240,20 @@ def test_odd_game_addresses_are_404(client, public_id):
     assert [r.status_code for r in responses] == [404] * 4
 
 
-@pytest.mark.parametrize("page_number", ["0", "-1", "abc", "1.5", "99999999999999999999", "9" * 400,
-                                  "2147483648", "9223372036854775808"], ids=lambda p: p[:24])
+@pytest.mark.parametrize(
+    "page_number",
+    [
+        "0",
+        "-1",
+        "abc",
+        "1.5",
+        "99999999999999999999",
+        "9" * 400,
+        "2147483648",
+        "9223372036854775808",
+    ],
+    ids=lambda p: p[:24],
+)
 def test_history_page_numbers_out_of_range_break_nothing(client, page_number):
     start_game(client, ["Alice", "Bob"])
 

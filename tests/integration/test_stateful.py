@@ -14,7 +14,12 @@ import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
-    RuleBasedStateMachine, initialize, invariant, precondition, rule, run_state_machine_as_test,
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
 )
 
 from .actions import game_url, new_device, round_data, start_game
@@ -52,8 +57,9 @@ class Game:
 
     def is_possible(self, heads: list) -> bool:
         n = len(self.players)
-        if len(heads) != n or not all(isinstance(v, int) and 0 <= v <= MOST_FOR_ONE[n]
-                                      for v in heads):
+        if len(heads) != n or not all(
+            isinstance(v, int) and 0 <= v <= MOST_FOR_ONE[n] for v in heads
+        ):
             return False
         return 1 <= sum(heads) <= MOST_FOR_ALL[n]
 
@@ -77,7 +83,8 @@ def possible_round(n: int):
     """Heads of a round that can happen, mostly small so that games last a few rounds."""
     one = st.one_of(st.integers(0, 12), st.integers(0, MOST_FOR_ONE[n]))
     return st.lists(one, min_size=n, max_size=n).filter(
-        lambda heads: 1 <= sum(heads) <= MOST_FOR_ALL[n])
+        lambda heads: 1 <= sum(heads) <= MOST_FOR_ALL[n]
+    )
 
 
 def impossible_round(n: int):
@@ -85,17 +92,18 @@ def impossible_round(n: int):
     most = MOST_FOR_ONE[n]
 
     def with_one(value):
-        return st.tuples(st.integers(0, n - 1), st.lists(st.integers(0, 5), min_size=n,
-                                                         max_size=n)).map(
-            lambda pair: [value if seat == pair[0] else v for seat, v in enumerate(pair[1])])
+        return st.tuples(
+            st.integers(0, n - 1), st.lists(st.integers(0, 5), min_size=n, max_size=n)
+        ).map(lambda pair: [value if seat == pair[0] else v for seat, v in enumerate(pair[1])])
 
     return st.one_of(
         st.just([0] * n),
         with_one(most + 1),
         st.integers(most + 1, 10**6).flatmap(with_one),
         st.sampled_from(["", "-1", "2.5", "douze", "1e2", " ", "٣"]).flatmap(with_one),
-        st.just([MOST_FOR_ONE[n]] * n) if n * MOST_FOR_ONE[n] > MOST_FOR_ALL[n] else st.just(
-            [0] * n),
+        st.just([MOST_FOR_ONE[n]] * n)
+        if n * MOST_FOR_ONE[n] > MOST_FOR_ALL[n]
+        else st.just([0] * n),
     )
 
 
@@ -208,10 +216,15 @@ def run_machine(app):
             response = self.client.get(self.url, headers={"HX-Request": "true"})
             check_page_equals_model(parse(response.data), self.model)
 
-    run_state_machine_as_test(GameAtTheTable, settings=settings(
-        max_examples=25, stateful_step_count=15, deadline=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-    ))
+    run_state_machine_as_test(
+        GameAtTheTable,
+        settings=settings(
+            max_examples=25,
+            stateful_step_count=15,
+            deadline=None,
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+        ),
+    )
 
 
 # SQLite only: the machine sends about a thousand requests, which takes over a minute on

@@ -9,8 +9,18 @@ import pytest
 from .actions import game_url, new_device, play_rounds, start_game
 from .html import Element, link, parse, table_named
 
-COLUMNS = ["Joueur", "Parties jouées", "Victoires", "Taux de victoire", "Têtes par manche",
-           "Meilleur total", "Pire total", "Pire manche", "Manches à 0", "Fins provoquées"]
+COLUMNS = [
+    "Joueur",
+    "Parties jouées",
+    "Victoires",
+    "Taux de victoire",
+    "Têtes par manche",
+    "Meilleur total",
+    "Pire total",
+    "Pire manche",
+    "Manches à 0",
+    "Fins provoquées",
+]
 
 
 def visible_name(element: Element) -> str:
@@ -120,8 +130,10 @@ def test_the_table_has_one_row_per_player_and_the_promised_columns(client):
     assert all(th.get("scope") == "col" for th in headers(page))
     # Dan only played an unfinished game.
     assert sorted(by_player(page)) == ["alice", "bob", "carla"]
-    assert all(row.find("th").get("scope") == "row"
-               for row in stats_table(page).find("tbody").find_all("tr"))
+    assert all(
+        row.find("th").get("scope") == "row"
+        for row in stats_table(page).find("tbody").find_all("tr")
+    )
 
 
 def test_the_figures_of_each_player(client):
@@ -130,19 +142,40 @@ def test_the_figures_of_each_player(client):
     figures = by_player(statistics(client))
 
     assert figures["alice"] == {
-        "Joueur": figures["alice"]["Joueur"], "Parties jouées": "2", "Victoires": "0",
-        "Taux de victoire": "0 %", "Têtes par manche": "34,5", "Meilleur total": "68",
-        "Pire total": "70", "Pire manche": "60", "Manches à 0": "0", "Fins provoquées": "2",
+        "Joueur": figures["alice"]["Joueur"],
+        "Parties jouées": "2",
+        "Victoires": "0",
+        "Taux de victoire": "0 %",
+        "Têtes par manche": "34,5",
+        "Meilleur total": "68",
+        "Pire total": "70",
+        "Pire manche": "60",
+        "Manches à 0": "0",
+        "Fins provoquées": "2",
     }
     assert figures["bob"] == {
-        "Joueur": figures["bob"]["Joueur"], "Parties jouées": "2", "Victoires": "2",
-        "Taux de victoire": "100 %", "Têtes par manche": "8,0", "Meilleur total": "12",
-        "Pire total": "20", "Pire manche": "12", "Manches à 0": "1", "Fins provoquées": "0",
+        "Joueur": figures["bob"]["Joueur"],
+        "Parties jouées": "2",
+        "Victoires": "2",
+        "Taux de victoire": "100 %",
+        "Têtes par manche": "8,0",
+        "Meilleur total": "12",
+        "Pire total": "20",
+        "Pire manche": "12",
+        "Manches à 0": "1",
+        "Fins provoquées": "0",
     }
     assert figures["carla"] == {
-        "Joueur": figures["carla"]["Joueur"], "Parties jouées": "2", "Victoires": "1",
-        "Taux de victoire": "50 %", "Têtes par manche": "12,5", "Meilleur total": "20",
-        "Pire total": "30", "Pire manche": "30", "Manches à 0": "2", "Fins provoquées": "0",
+        "Joueur": figures["carla"]["Joueur"],
+        "Parties jouées": "2",
+        "Victoires": "1",
+        "Taux de victoire": "50 %",
+        "Têtes par manche": "12,5",
+        "Meilleur total": "20",
+        "Pire total": "30",
+        "Pire manche": "30",
+        "Manches à 0": "2",
+        "Fins provoquées": "0",
     }
 
 
@@ -179,8 +212,9 @@ def test_a_game_ended_by_an_edit_counts_and_one_reopened_does_not(client):
     play_rounds(client, reopened, [70, 1])
     page = parse(client.get(f"{game_url(ended)}/manches/1").data)
     version = page.find("input", name="version").get("value")
-    client.post(f"{game_url(ended)}/manches/1", data={"version": version, "heads-0": "70",
-                                                      "heads-1": "1"})
+    client.post(
+        f"{game_url(ended)}/manches/1", data={"version": version, "heads-0": "70", "heads-1": "1"}
+    )
     client.post(f"{game_url(reopened)}/manches/annuler", data={"number": "1"})
 
     assert sorted(by_player(statistics(client))) == ["alice", "bob"]
@@ -280,13 +314,16 @@ def test_following_the_player_column_link_sorts_by_name(client):
     assert header(descending, "Joueur").get("aria-sort") == "descending"
 
 
-@pytest.mark.parametrize("column, ascending", [
-    ("Têtes par manche", ["bob", "carla", "alice"]),
-    ("Meilleur total", ["bob", "carla", "alice"]),
-    ("Pire manche", ["bob", "carla", "alice"]),
-    ("Manches à 0", ["alice", "bob", "carla"]),
-    ("Fins provoquées", ["bob", "carla", "alice"]),
-])
+@pytest.mark.parametrize(
+    "column, ascending",
+    [
+        ("Têtes par manche", ["bob", "carla", "alice"]),
+        ("Meilleur total", ["bob", "carla", "alice"]),
+        ("Pire manche", ["bob", "carla", "alice"]),
+        ("Manches à 0", ["alice", "bob", "carla"]),
+        ("Fins provoquées", ["bob", "carla", "alice"]),
+    ],
+)
 def test_sorting_by_a_figure_both_ways(client, column, ascending):
     play_the_table(client)
     key = sort_link(statistics(client), column)["tri"][0]
@@ -300,15 +337,19 @@ def test_sorting_by_a_figure_both_ways(client, column, ascending):
     assert header(down, column).get("aria-sort") == "descending"
 
 
-@pytest.mark.parametrize("query, order", [
-    ("?tri=inconnu", "descending"),
-    ("?tri=", "descending"),
-    ("?tri=%00", "descending"),
-    ("?tri=" + "z" * 5000, "descending"),
-    ("?tri=victoires&ordre=n", "descending"),
-    ("?tri=x&ordre=asc", "ascending"),
-    ("?ordre=asc&ordre=desc", "ascending"),
-], ids=["unknown", "empty", "nul", "very long", "unknown order", "unknown column asc", "repeated"])
+@pytest.mark.parametrize(
+    "query, order",
+    [
+        ("?tri=inconnu", "descending"),
+        ("?tri=", "descending"),
+        ("?tri=%00", "descending"),
+        ("?tri=" + "z" * 5000, "descending"),
+        ("?tri=victoires&ordre=n", "descending"),
+        ("?tri=x&ordre=asc", "ascending"),
+        ("?ordre=asc&ordre=desc", "ascending"),
+    ],
+    ids=["unknown", "empty", "nul", "very long", "unknown order", "unknown column asc", "repeated"],
+)
 def test_an_unknown_sort_falls_back_to_wins(client, query, order):
     play_the_table(client)
 
@@ -317,8 +358,9 @@ def test_an_unknown_sort_falls_back_to_wins(client, query, order):
     most_wins_first = ["bob", "carla", "alice"]
     expected = most_wins_first if order == "descending" else most_wins_first[::-1]
     assert players_in_order(page) == expected
-    sorted_by = [(visible_name(th), th.get("aria-sort"))
-                 for th in headers(page) if th.get("aria-sort")]
+    sorted_by = [
+        (visible_name(th), th.get("aria-sort")) for th in headers(page) if th.get("aria-sort")
+    ]
     assert sorted_by == [("Victoires", order)]
 
 

@@ -7,11 +7,28 @@ import re
 import pytest
 
 from .actions import (
-    HTMX, dump, game_page, game_url, new_device, play_round, play_rounds, start_game,
+    HTMX,
+    dump,
+    game_page,
+    game_url,
+    new_device,
+    play_round,
+    play_rounds,
+    start_game,
 )
 from .html import (
-    Element, button, field_labelled, form_of, has_word, hidden_value, leaders, link, parse,
-    round_lines, status_text, totals,
+    Element,
+    button,
+    field_labelled,
+    form_of,
+    has_word,
+    hidden_value,
+    leaders,
+    link,
+    parse,
+    round_lines,
+    status_text,
+    totals,
 )
 
 OTHER_LIMIT = {"end": "other_limit"}
@@ -74,8 +91,10 @@ def test_new_game_form_offers_the_end_rules_with_more_than_66_checked(client):
 
     group = fieldset_named(page, "Fin de partie")
     assert group is not None
-    radios = {label: field_labelled(group, label)
-              for label in ("Plus de 66", "66 ou plus", "Autre limite", "Nombre de manches")}
+    radios = {
+        label: field_labelled(group, label)
+        for label in ("Plus de 66", "66 ou plus", "Autre limite", "Nombre de manches")
+    }
     assert all(r is not None and r.get("type") == "radio" for r in radios.values()), radios
     assert len({r.get("name") for r in radios.values()}) == 1  # one choice among them
     assert [is_checked(r) for r in radios.values()] == [True, False, False, False]
@@ -86,15 +105,19 @@ def test_new_game_form_offers_the_end_rules_with_more_than_66_checked(client):
     assert form_of(page, "Commencer la partie").find("input", name=pro.get("name")) is not None
 
 
-@pytest.mark.parametrize("fields, says", [
-    ({}, ["dépasse 66"]),
-    ({"end": "above"}, ["dépasse 66"]),
-    ({"end": "at_or_above"}, ["atteint 66"]),
-    ({**OTHER_LIMIT, "limit": "100"}, ["dépasse 100"]),
-    ({**ROUNDS, "round_count": "2"}, ["2 manches"]),
-    ({**ROUNDS, "round_count": "1"}, ["1 manche"]),
-    ({"pro": "y"}, ["dépasse 66", "pro"]),
-], ids=["default", "plus de 66", "66 ou plus", "autre limite", "2 manches", "1 manche", "pro"])
+@pytest.mark.parametrize(
+    "fields, says",
+    [
+        ({}, ["dépasse 66"]),
+        ({"end": "above"}, ["dépasse 66"]),
+        ({"end": "at_or_above"}, ["atteint 66"]),
+        ({**OTHER_LIMIT, "limit": "100"}, ["dépasse 100"]),
+        ({**ROUNDS, "round_count": "2"}, ["2 manches"]),
+        ({**ROUNDS, "round_count": "1"}, ["1 manche"]),
+        ({"pro": "y"}, ["dépasse 66", "pro"]),
+    ],
+    ids=["default", "plus de 66", "66 ou plus", "autre limite", "2 manches", "1 manche", "pro"],
+)
 def test_the_game_page_states_the_rule_in_force(client, fields, says):
     public_id = start_game(client, ["Alice", "Bob"], **fields)
 
@@ -237,7 +260,10 @@ def test_the_pro_variant_with_3_players_refuses_a_round_of_52_and_accepts_51(cli
     page = parse(refused.data)
     assert "51" in page.find(role="alert").text
     assert [field_labelled(page, n).get("value") for n in ("Alice", "Bob", "Carla")] == [
-        "20", "20", "12"]
+        "20",
+        "20",
+        "12",
+    ]
     assert dump(app) == before
 
     accepted = play_round(client, public_id, 1, [20, 20, 11])
@@ -265,22 +291,37 @@ def test_the_pro_variant_bounds_one_player_too(client):
 # --- Refused variant settings ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("fields, field, says", [
-    ({**OTHER_LIMIT, "limit": "9"}, "Limite", ["10", "500"]),
-    ({**OTHER_LIMIT, "limit": "501"}, "Limite", ["10", "500"]),
-    ({**OTHER_LIMIT, "limit": ""}, "Limite", ["10", "500"]),
-    ({**OTHER_LIMIT, "limit": "soixante"}, "Limite", ["10", "500"]),
-    ({**OTHER_LIMIT, "limit": "-70"}, "Limite", ["10", "500"]),
-    ({**OTHER_LIMIT, "limit": "70.5"}, "Limite", ["10", "500"]),
-    ({**ROUNDS, "round_count": "0"}, "Manches", ["1", "50"]),
-    ({**ROUNDS, "round_count": "51"}, "Manches", ["1", "50"]),
-    ({**ROUNDS, "round_count": ""}, "Manches", ["1", "50"]),
-    ({**ROUNDS, "round_count": "deux"}, "Manches", ["1", "50"]),
-], ids=["limit 9", "limit 501", "no limit", "limit in words", "negative limit", "limit 70.5",
-        "0 rounds", "51 rounds", "no round count", "round count in words"])
+@pytest.mark.parametrize(
+    "fields, field, says",
+    [
+        ({**OTHER_LIMIT, "limit": "9"}, "Limite", ["10", "500"]),
+        ({**OTHER_LIMIT, "limit": "501"}, "Limite", ["10", "500"]),
+        ({**OTHER_LIMIT, "limit": ""}, "Limite", ["10", "500"]),
+        ({**OTHER_LIMIT, "limit": "soixante"}, "Limite", ["10", "500"]),
+        ({**OTHER_LIMIT, "limit": "-70"}, "Limite", ["10", "500"]),
+        ({**OTHER_LIMIT, "limit": "70.5"}, "Limite", ["10", "500"]),
+        ({**ROUNDS, "round_count": "0"}, "Manches", ["1", "50"]),
+        ({**ROUNDS, "round_count": "51"}, "Manches", ["1", "50"]),
+        ({**ROUNDS, "round_count": ""}, "Manches", ["1", "50"]),
+        ({**ROUNDS, "round_count": "deux"}, "Manches", ["1", "50"]),
+    ],
+    ids=[
+        "limit 9",
+        "limit 501",
+        "no limit",
+        "limit in words",
+        "negative limit",
+        "limit 70.5",
+        "0 rounds",
+        "51 rounds",
+        "no round count",
+        "round count in words",
+    ],
+)
 @pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
 def test_an_invalid_limit_or_round_count_is_refused_in_french_with_the_values_kept(
-        client, app, fields, field, says, htmx):
+    client, app, fields, field, says, htmx
+):
     before = dump(app)
     data = {"players-0": "Alice", "players-1": "Bob", "pro": "y", **fields}
 
@@ -319,9 +360,15 @@ def test_an_unknown_end_rule_falls_back_to_the_default(client):
 
 
 def test_bad_names_keep_the_chosen_variant(client):
-    response = client.post("/parties", data={
-        "players-0": "Alice", "players-1": " alice", **ROUNDS, "round_count": "7",
-    })
+    response = client.post(
+        "/parties",
+        data={
+            "players-0": "Alice",
+            "players-1": " alice",
+            **ROUNDS,
+            "round_count": "7",
+        },
+    )
 
     assert response.status_code == 422
     page = parse(response.data)
@@ -330,10 +377,17 @@ def test_bad_names_keep_the_chosen_variant(client):
 
 
 def test_adding_a_player_keeps_the_chosen_variant(client):
-    response = client.post("/parties", data={
-        "players-0": "Alice", "players-1": "Bob", "ajouter": "1", **OTHER_LIMIT, "limit": "120",
-        "pro": "y",
-    })
+    response = client.post(
+        "/parties",
+        data={
+            "players-0": "Alice",
+            "players-1": "Bob",
+            "ajouter": "1",
+            **OTHER_LIMIT,
+            "limit": "120",
+            "pro": "y",
+        },
+    )
 
     assert response.status_code == 200
     page = parse(response.data)
@@ -449,7 +503,10 @@ def test_the_edit_form_shows_the_round_in_fields_labelled_with_the_names(client)
     assert form is not None
     assert form.get("method") == "post" and form.get("action") == edit_url(public_id, 2)
     assert [field_labelled(form, name).get("value") for name in ("Alice", "Bob", "Carla")] == [
-        "10", "0", "7"]
+        "10",
+        "0",
+        "7",
+    ]
     assert hidden_value(form, "version")
     assert form.find("input", name="version").get("type") == "hidden"
     assert "Modifier la manche 2" in page.find("h1").text
@@ -559,15 +616,26 @@ def test_an_edit_follows_the_rule_of_the_game(client):
     assert is_over(game_page(client, public_id))
 
 
-@pytest.mark.parametrize("heads, wrong, says", [
-    ([98, 1, 1], ["Alice"], "au plus 97"),
-    (["", 1, 1], ["Alice"], "Tapez les têtes"),
-    (["abc", "-1", 1], ["Alice", "Bob"], "nombre entier"),
-    ([0, 0, 0], [], "au moins un joueur"),
-    ([50, 40, 8], [], "98 têtes en tout"),
-], ids=["over the player bound", "blank", "not numbers", "nobody took any", "over the round bound"])
+@pytest.mark.parametrize(
+    "heads, wrong, says",
+    [
+        ([98, 1, 1], ["Alice"], "au plus 97"),
+        (["", 1, 1], ["Alice"], "Tapez les têtes"),
+        (["abc", "-1", 1], ["Alice", "Bob"], "nombre entier"),
+        ([0, 0, 0], [], "au moins un joueur"),
+        ([50, 40, 8], [], "98 têtes en tout"),
+    ],
+    ids=[
+        "over the player bound",
+        "blank",
+        "not numbers",
+        "nobody took any",
+        "over the round bound",
+    ],
+)
 def test_an_invalid_edit_is_refused_like_a_new_round_and_nothing_is_saved(
-        client, app, heads, wrong, says):
+    client, app, heads, wrong, says
+):
     names = ["Alice", "Bob", "Carla"]
     public_id = start_game(client, names)
     play_rounds(client, public_id, [1, 2, 3], [4, 5, 6])
@@ -673,8 +741,9 @@ def test_a_cancelled_round_makes_an_open_edit_form_stale(client, app):
     assert dump(app) == before
 
 
-@pytest.mark.parametrize("version", [None, "", "abc", "-1"],
-                         ids=["missing", "empty", "text", "negative"])
+@pytest.mark.parametrize(
+    "version", [None, "", "abc", "-1"], ids=["missing", "empty", "text", "negative"]
+)
 def test_an_edit_without_a_valid_version_is_refused(client, app, version):
     public_id = start_game(client, ["Alice", "Bob"])
     play_rounds(client, public_id, [1, 2])
@@ -733,11 +802,14 @@ def test_editing_in_an_unknown_game_is_not_found(client):
 def test_an_edit_needs_the_forms_security_token(client, app, app_settings):
     start = client.get("/parties/nouvelle")
     token = hidden_value(form_of(parse(start.data), "Commencer la partie"), "csrf_token")
-    response = client.post("/parties", data={"players-0": "Alice", "players-1": "Bob",
-                                             "csrf_token": token})
+    response = client.post(
+        "/parties", data={"players-0": "Alice", "players-1": "Bob", "csrf_token": token}
+    )
     public_id = response.headers["Location"].removeprefix("/parties/")
-    client.post(f"{game_url(public_id)}/manches",
-                data={"number": "1", "heads-0": "1", "heads-1": "2", "csrf_token": token})
+    client.post(
+        f"{game_url(public_id)}/manches",
+        data={"number": "1", "heads-0": "1", "heads-1": "2", "csrf_token": token},
+    )
     form = form_of(open_edit(client, public_id, 1), "Enregistrer la manche")
     version = hidden_value(form, "version")
     before = dump(app)
@@ -746,8 +818,10 @@ def test_an_edit_needs_the_forms_security_token(client, app, app_settings):
 
     assert refused.status_code == 400
     assert dump(app) == before
-    accepted = client.post(edit_url(public_id, 1), data={
-        **edit_data(version, [9, 9]), "csrf_token": hidden_value(form, "csrf_token")})
+    accepted = client.post(
+        edit_url(public_id, 1),
+        data={**edit_data(version, [9, 9]), "csrf_token": hidden_value(form, "csrf_token")},
+    )
     assert accepted.status_code == 303
     assert round_lines(game_page(client, public_id)) == [[9, 9]]
 
@@ -842,9 +916,15 @@ def dashed_lines(svg: Element) -> list[Element]:
     return [e for e in svg.iter() if e.get("stroke-dasharray")]
 
 
-@pytest.mark.parametrize("fields, limit", [
-    ({}, 66), ({"end": "at_or_above"}, 66), ({**OTHER_LIMIT, "limit": "150"}, 150),
-], ids=["plus de 66", "66 ou plus", "autre limite"])
+@pytest.mark.parametrize(
+    "fields, limit",
+    [
+        ({}, 66),
+        ({"end": "at_or_above"}, 66),
+        ({**OTHER_LIMIT, "limit": "150"}, 150),
+    ],
+    ids=["plus de 66", "66 ou plus", "autre limite"],
+)
 def test_the_limit_is_drawn_as_a_dashed_line_and_labelled(client, fields, limit):
     public_id = start_game(client, ["Alice", "Bob"], **fields)
     play_rounds(client, public_id, [5, 20])

@@ -71,8 +71,9 @@ class Device:
         """Send the round form as the page does (htmx) or as a plain form post."""
         data = {"number": str(number)}
         data.update({f"heads-{seat}": str(LIGHT_ROUND[seat]) for seat in range(players)})
-        return self.client.post(f"/parties/{public_id}/manches", data=data,
-                                headers=HTMX if htmx else {})
+        return self.client.post(
+            f"/parties/{public_id}/manches", data=data, headers=HTMX if htmx else {}
+        )
 
 
 @contextmanager
@@ -111,12 +112,20 @@ class StaticReferences(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         found = dict(attrs)
         rel = set((found.get("rel") or "").lower().split())
-        if tag == "link" and rel & {"stylesheet", "icon", "apple-touch-icon", "manifest",
-                                    "preload", "modulepreload"} and found.get("href"):
+        if (
+            tag == "link"
+            and rel
+            & {"stylesheet", "icon", "apple-touch-icon", "manifest", "preload", "modulepreload"}
+            and found.get("href")
+        ):
             self.urls.append(found["href"])
-        elif tag == "script" and found.get("src"):
-            self.urls.append(found["src"])
-        elif tag == "img" and found.get("src") and not found["src"].startswith("data:"):
+        elif (
+            tag == "script"
+            and found.get("src")
+            or tag == "img"
+            and found.get("src")
+            and not found["src"].startswith("data:")
+        ):
             self.urls.append(found["src"])
 
 

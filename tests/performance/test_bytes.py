@@ -58,7 +58,9 @@ def test_first_visit_to_a_game_downloads_at_most_25_kb(app, client, shape):
 
     _, sizes = _visit(client, f"/parties/{game}")
 
-    assert len(sizes) >= 4, f"the page should link its stylesheet, scripts and icon:\n{_report(sizes)}"
+    assert len(sizes) >= 4, (
+        f"the page should link its stylesheet, scripts and icon:\n{_report(sizes)}"
+    )
     assert sum(sizes.values()) <= FIRST_VISIT_BUDGET, _report(sizes)
 
 
@@ -66,8 +68,11 @@ def test_first_visit_to_a_game_downloads_at_most_25_kb(app, client, shape):
 def test_repeat_visit_to_a_game_downloads_at_most_6_kb(app, client, shape):
     url = f"/parties/{Device(app, client).store_game(*shape)}"
     html, _ = _visit(client, url)
-    cached = [ref for ref in static_references(html)
-              if "immutable" in client.get(ref, headers=BROWSER).headers.get("Cache-Control", "")]
+    cached = [
+        ref
+        for ref in static_references(html)
+        if "immutable" in client.get(ref, headers=BROWSER).headers.get("Cache-Control", "")
+    ]
 
     again = client.get(url, headers=BROWSER)
     fetched = {url: len(again.data)}
@@ -87,13 +92,17 @@ def test_static_files_have_content_hashed_names_cached_for_a_year(client, big_ga
         response = client.get(reference, headers=BROWSER)
         cache = response.headers.get("Cache-Control", "")
         assert "immutable" in cache and "max-age=31536000" in cache, (reference, cache)
-        assert response.headers.get("Content-Encoding") in ("br", "gzip") or len(response.data) < 300, reference
+        assert (
+            response.headers.get("Content-Encoding") in ("br", "gzip") or len(response.data) < 300
+        ), reference
         response.close()
 
 
 def test_static_files_are_sent_in_the_encoding_the_browser_accepts(app, client):
     page = client.get("/")
-    stylesheet = next(ref for ref in static_references(page.get_data(as_text=True)) if ref.endswith(".css"))
+    stylesheet = next(
+        ref for ref in static_references(page.get_data(as_text=True)) if ref.endswith(".css")
+    )
     plain = client.get(stylesheet, headers={"Accept-Encoding": "identity"}).data
 
     as_brotli = client.get(stylesheet, headers={"Accept-Encoding": "br"})

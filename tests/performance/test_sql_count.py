@@ -47,11 +47,16 @@ def test_game_page_issues_at_most_4_statements_whatever_the_players_rounds_and_g
 ):
     fresh, small, big = device.store_games((2, 0), (2, 1), (10, 20))
     cases = {}
-    for case, public_id in [("2 players, 0 rounds", fresh), ("2 players, 1 round", small),
-                            ("10 players, 20 rounds", big)]:
+    for case, public_id in [
+        ("2 players, 0 rounds", fresh),
+        ("2 players, 1 round", small),
+        ("10 players, 20 rounds", big),
+    ]:
         cases[f"{case}, 3 games"] = _counted(app, lambda: client.get(f"/parties/{public_id}"), 200)
     device.store_games(*[(4, 3)] * 57)
-    cases["10 players, 20 rounds, 60 games"] = _counted(app, lambda: client.get(f"/parties/{big}"), 200)
+    cases["10 players, 20 rounds, 60 games"] = _counted(
+        app, lambda: client.get(f"/parties/{big}"), 200
+    )
 
     _assert_within_budget(cases)
     # Without rounds there are no scores to fetch; once there is one, more cost nothing more.
@@ -61,7 +66,9 @@ def test_game_page_issues_at_most_4_statements_whatever_the_players_rounds_and_g
 def _submissions(app, device: Device) -> dict[str, list[str]]:
     """Record the next round of a small and of a large game, as a plain post and as htmx."""
     cases = {}
-    small_plain, small_htmx, big_plain, big_htmx = device.store_games((2, 1), (2, 1), (10, 19), (10, 19))
+    small_plain, small_htmx, big_plain, big_htmx = device.store_games(
+        (2, 1), (2, 1), (10, 19), (10, 19)
+    )
     device.store_games(*[(4, 3)] * 56)
     for htmx, status in ((False, 303), (True, 200)):
         kind = "htmx" if htmx else "plain"
@@ -104,7 +111,9 @@ def test_home_page_issues_at_most_4_statements_whatever_the_game_in_progress(app
     device.store_games((2, 1))
     cases["2 players, 1 round in progress"] = _counted(app, lambda: client.get("/"), 200)
     device.store_games(*[(4, 3)] * 50, (10, 20))
-    cases["10 players, 20 rounds in progress, 52 games"] = _counted(app, lambda: client.get("/"), 200)
+    cases["10 players, 20 rounds in progress, 52 games"] = _counted(
+        app, lambda: client.get("/"), 200
+    )
 
     _assert_within_budget(cases)
     _assert_same_count({case: seen for case, seen in cases.items() if case != "no game"})

@@ -42,10 +42,20 @@ def free_port() -> int:
 
 def clean_env() -> dict[str, str]:
     """Return this process's environment without the settings of the app and of gunicorn."""
-    settings = ("DATABASE_URL", "SECRET_KEY", "PRODUCTION", "PROXY_FIX", "RATELIMIT_STORAGE_URI",
-                "INSTANCE_PATH", "HOST", "PORT", "WEB_CONCURRENCY")
+    settings = (
+        "DATABASE_URL",
+        "SECRET_KEY",
+        "PRODUCTION",
+        "PROXY_FIX",
+        "RATELIMIT_STORAGE_URI",
+        "INSTANCE_PATH",
+        "HOST",
+        "PORT",
+        "WEB_CONCURRENCY",
+    )
     return {
-        key: value for key, value in os.environ.items()
+        key: value
+        for key, value in os.environ.items()
         if not key.startswith(("FLASK_", "GUNICORN_")) and key not in settings
     }
 
@@ -69,7 +79,12 @@ def migrate(env: Mapping[str, str], log: Path) -> None:
     with log.open("ab") as out:
         subprocess.run(
             [str(BIN / "flask"), "--app", "app", "db", "upgrade"],
-            cwd=ROOT, env=dict(env), stdout=out, stderr=subprocess.STDOUT, check=True, timeout=60,
+            cwd=ROOT,
+            env=dict(env),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            check=True,
+            timeout=60,
         )
 
 
@@ -150,7 +165,11 @@ class Server:
         """Start the command without waiting for it to serve."""
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
-                self.command, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT,
+                self.command,
+                cwd=ROOT,
+                env=self.env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
                 start_new_session=True,  # its own process group: master and workers die together
             )
         return self.process
@@ -193,8 +212,13 @@ class Gunicorn(Server):
     def __init__(self, env: Mapping[str, str], log: Path, *, workers: int, port: int | None = None):
         port = port or free_port()
         command = [
-            str(BIN / "gunicorn"), "--workers", str(workers),
-            "--bind", f"127.0.0.1:{port}", "--access-logfile", "-",
+            str(BIN / "gunicorn"),
+            "--workers",
+            str(workers),
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--access-logfile",
+            "-",
         ]
         if _gunicorn_has_control_socket():
             command.append("--no-control-socket")  # servers of parallel tests must not share one
@@ -234,8 +258,9 @@ def _living_members(pgid: int) -> list[int]:
     return members
 
 
-def wait_until_healthy(url: str, *, within: float, process: subprocess.Popen | None = None,
-                       log: Path | None = None) -> None:
+def wait_until_healthy(
+    url: str, *, within: float, process: subprocess.Popen | None = None, log: Path | None = None
+) -> None:
     """Poll /healthz until it answers 200, failing early if the server process died."""
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
@@ -257,11 +282,13 @@ def _tail(log: Path | None) -> str:
 
 
 @contextlib.contextmanager
-def running_server(database: Database, directory: Path, *, workers: int,
-                   **env: str) -> Iterator[Gunicorn]:
+def running_server(
+    database: Database, directory: Path, *, workers: int, **env: str
+) -> Iterator[Gunicorn]:
     """Run gunicorn on a database for the duration of a `with` block."""
     server = Gunicorn(
-        server_env(database.url, directory / "instance", **env), directory / "gunicorn.log",
+        server_env(database.url, directory / "instance", **env),
+        directory / "gunicorn.log",
         workers=workers,
     )
     try:
@@ -284,8 +311,13 @@ class Phone:
 
     def post(self, path: str, data: Mapping[str, str], *, htmx: bool = False) -> requests.Response:
         headers = {"HX-Request": "true"} if htmx else {}
-        return self.http.post(self.base_url + path, data=data, headers=headers,
-                              timeout=self.timeout, allow_redirects=False)
+        return self.http.post(
+            self.base_url + path,
+            data=data,
+            headers=headers,
+            timeout=self.timeout,
+            allow_redirects=False,
+        )
 
     def start_game(self, names: Sequence[str], **rule: str) -> str:
         """Start a game from the new-game form and return its public id."""
@@ -341,13 +373,17 @@ def stored_games(database: Database) -> dict[str, StoredGame]:
     engine = database.engine()
     try:
         with engine.connect() as conn:
-            players = conn.execute(sa.text(
-                "SELECT g.public_id, count(p.id) FROM game g "
-                "LEFT JOIN player p ON p.game_id = g.id GROUP BY g.public_id"
-            )).all()
-            rounds = conn.execute(sa.text(
-                "SELECT g.public_id, r.number, r.heads FROM game g JOIN round r ON r.game_id = g.id"
-            )).all()
+            players = conn.execute(
+                sa.text(
+                    "SELECT g.public_id, count(p.id) FROM game g "
+                    "LEFT JOIN player p ON p.game_id = g.id GROUP BY g.public_id"
+                )
+            ).all()
+            rounds = conn.execute(
+                sa.text(
+                    "SELECT g.public_id, r.number, r.heads FROM game g JOIN round r ON r.game_id = g.id"
+                )
+            ).all()
     finally:
         engine.dispose()
     games = {public_id: StoredGame(count, {}) for public_id, count in players}

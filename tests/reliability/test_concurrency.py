@@ -45,12 +45,14 @@ def test_fifty_taps_on_the_same_round_record_it_once(server, served_database):
     typed = [(tap % 5, (tap // 5) % 5, 1) for tap in range(CONCURRENT)]
     taps = [phone.twin() for _ in range(CONCURRENT)]
 
-    answers = _all_at_once([
-        lambda tap=tap, heads=heads: tap.post(
-            f"/parties/{game}/manches", round_form(token, number, heads), htmx=True
-        )
-        for tap, heads in zip(taps, typed, strict=True)
-    ])
+    answers = _all_at_once(
+        [
+            lambda tap=tap, heads=heads: tap.post(
+                f"/parties/{game}/manches", round_form(token, number, heads), htmx=True
+            )
+            for tap, heads in zip(taps, typed, strict=True)
+        ]
+    )
 
     assert [a.status_code for a in answers] == [200] * CONCURRENT
     recorded = [
@@ -68,12 +70,14 @@ def test_fifty_tables_recording_at_once_all_keep_their_round(server, served_data
     forms = [table.open_game(game) for table, game in zip(tables, games, strict=True)]
     typed = {game: (t % 7, 1 + t % 3) for t, game in enumerate(games)}
 
-    answers = _all_at_once([
-        lambda table=table, game=game, form=form: table.post(
-            f"/parties/{game}/manches", round_form(form[0], form[1], typed[game])
-        )
-        for table, game, form in zip(tables, games, forms, strict=True)
-    ])
+    answers = _all_at_once(
+        [
+            lambda table=table, game=game, form=form: table.post(
+                f"/parties/{game}/manches", round_form(form[0], form[1], typed[game])
+            )
+            for table, game, form in zip(tables, games, forms, strict=True)
+        ]
+    )
 
     assert [a.status_code for a in answers] == [303] * CONCURRENT
     assert [a.headers["Location"] for a in answers] == [f"/parties/{game}" for game in games]
@@ -93,12 +97,14 @@ def test_fifty_taps_on_cancel_remove_only_the_round_they_name(server, served_dat
     token, _ = phone.open_game(game)
     taps = [phone.twin() for _ in range(CONCURRENT)]
 
-    answers = _all_at_once([
-        lambda tap=tap: tap.post(
-            f"/parties/{game}/manches/annuler", {"csrf_token": token, "number": "3"}, htmx=True
-        )
-        for tap in taps
-    ])
+    answers = _all_at_once(
+        [
+            lambda tap=tap: tap.post(
+                f"/parties/{game}/manches/annuler", {"csrf_token": token, "number": "3"}, htmx=True
+            )
+            for tap in taps
+        ]
+    )
 
     assert [a.status_code for a in answers] == [200] * CONCURRENT
     assert sum("Manche 3 annulée" in a.text for a in answers) == 1
@@ -116,14 +122,19 @@ def test_fifty_saves_of_one_edit_form_change_the_round_once(server, served_datab
     typed = [(1 + tap % 9, tap // 9) for tap in range(CONCURRENT)]
     taps = [phone.twin() for _ in range(CONCURRENT)]
 
-    answers = _all_at_once([
-        lambda tap=tap, heads=heads: tap.post(
-            f"/parties/{game}/manches/1",
-            {"csrf_token": csrf_token(edit_page.text), "version": version,
-             **{f"heads-{seat}": str(value) for seat, value in enumerate(heads)}},
-        )
-        for tap, heads in zip(taps, typed, strict=True)
-    ])
+    answers = _all_at_once(
+        [
+            lambda tap=tap, heads=heads: tap.post(
+                f"/parties/{game}/manches/1",
+                {
+                    "csrf_token": csrf_token(edit_page.text),
+                    "version": version,
+                    **{f"heads-{seat}": str(value) for seat, value in enumerate(heads)},
+                },
+            )
+            for tap, heads in zip(taps, typed, strict=True)
+        ]
+    )
 
     statuses = [a.status_code for a in answers]
     assert sorted(statuses) == [303] + [409] * (CONCURRENT - 1)

@@ -18,7 +18,15 @@ from pathlib import Path
 import pytest
 
 from .conftest import (
-    BIN, ROOT, Phone, Server, clean_env, drop_database, empty_database, free_port, round_form,
+    BIN,
+    ROOT,
+    Phone,
+    Server,
+    clean_env,
+    drop_database,
+    empty_database,
+    free_port,
+    round_form,
     stored_games,
 )
 
@@ -132,7 +140,9 @@ def test_gunicorn_alone_refuses_to_serve_in_production_without_a_secret_key(tmp_
     env = container_env(f"sqlite:///{tmp_path / 'counter.sqlite'}", tmp_path, port)
     server = Server(
         [str(BIN / "gunicorn"), "--bind", f"127.0.0.1:{port}", "app:create_app()"],
-        env, tmp_path / "gunicorn.log", port,
+        env,
+        tmp_path / "gunicorn.log",
+        port,
     )
 
     process = server.launch()
@@ -147,15 +157,23 @@ def test_gunicorn_alone_refuses_to_serve_in_production_without_a_secret_key(tmp_
 
 def test_the_image_context_keeps_what_the_app_needs_and_leaves_out_local_state():
     ignored = [
-        line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()
+        line.strip()
+        for line in (ROOT / ".dockerignore").read_text().splitlines()
         if line.strip() and not line.startswith("#")
     ]
 
     def is_ignored(name: str) -> bool:
         return any(fnmatch.fnmatch(name, pattern.removeprefix("**/")) for pattern in ignored)
 
-    needed = ["app", "templates", "static", "migrations", "pyproject.toml", "README.md",
-              entrypoint()[0].removeprefix(f"{ROOT}/")]
+    needed = [
+        "app",
+        "templates",
+        "static",
+        "migrations",
+        "pyproject.toml",
+        "README.md",
+        entrypoint()[0].removeprefix(f"{ROOT}/"),
+    ]
     assert [name for name in needed if is_ignored(name)] == []
     assert all((ROOT / name).exists() for name in needed)
     assert all(is_ignored(name) for name in [".venv", "instance", ".git", "tests", "node_modules"])

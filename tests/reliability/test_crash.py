@@ -87,8 +87,9 @@ class Burst:
         with self.changed:
             before = {t.game: len(t.acknowledged) for t in self.tables}
             assert self.changed.wait_for(
-                lambda: self.problems
-                or all(len(t.acknowledged) > before[t.game] for t in self.tables),
+                lambda: (
+                    self.problems or all(len(t.acknowledged) > before[t.game] for t in self.tables)
+                ),
                 DEADLINE,
             ), "a table recorded nothing after the last restart"
         assert not self.problems, self.problems
@@ -144,8 +145,9 @@ class Burst:
                 self.changed.notify_all()
 
 
-def check_database(database: Database, tables: list[Table], acknowledged: dict[str, set[int]],
-                   when: str) -> int:
+def check_database(
+    database: Database, tables: list[Table], acknowledged: dict[str, set[int]], when: str
+) -> int:
     """The file is sound, holds every acknowledged round whole, and nothing else but whole rounds.
 
     Return how many rounds are stored whose answer has not come back (yet, or ever).

@@ -23,9 +23,25 @@ def test_a_short_load_records_every_round_it_reports_accepted(server, served_dat
     before = stored_games(served_database)
 
     run = subprocess.run(
-        [sys.executable, "scripts/load.py", "--url", server.url, "--tables", "6", "--threads", "3",
-         "--requests", "120", "--write-share", "0.5", "--json"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "scripts/load.py",
+            "--url",
+            server.url,
+            "--tables",
+            "6",
+            "--threads",
+            "3",
+            "--requests",
+            "120",
+            "--write-share",
+            "0.5",
+            "--json",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
     assert run.returncode == 0, run.stdout + run.stderr
@@ -42,7 +58,10 @@ def test_a_short_load_records_every_round_it_reports_accepted(server, served_dat
 def test_the_load_refuses_to_leave_the_machine():
     run = subprocess.run(
         [sys.executable, "scripts/load.py", "--url", "http://192.0.2.1:8000", "--requests", "1"],
-        cwd=ROOT, capture_output=True, text=True, timeout=60,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
     assert run.returncode != 0

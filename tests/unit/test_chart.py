@@ -86,13 +86,16 @@ def test_the_limit_line_is_where_a_total_equal_to_the_limit_is_drawn():
     assert chart.limit_y == pytest.approx(scale(chart)(66))
 
 
-@pytest.mark.parametrize("game_rules, limit", [
-    (GameRules(), 66),
-    (GameRules(end=EndRule.AT_OR_ABOVE), 66),
-    (GameRules(limit=100), 100),
-    (GameRules(limit=10), 10),
-    (GameRules(limit=500), 500),
-])
+@pytest.mark.parametrize(
+    "game_rules, limit",
+    [
+        (GameRules(), 66),
+        (GameRules(end=EndRule.AT_OR_ABOVE), 66),
+        (GameRules(limit=100), 100),
+        (GameRules(limit=10), 10),
+        (GameRules(limit=500), 500),
+    ],
+)
 def test_the_limit_line_follows_the_rule_in_force(game_rules, limit):
     chart = score_chart(sheet(["Alice", "Bruno"], [5, 3], game_rules=game_rules))
     left, top, right, bottom = chart.plot
@@ -103,8 +106,9 @@ def test_the_limit_line_follows_the_rule_in_force(game_rules, limit):
 
 
 def test_a_game_of_a_fixed_number_of_rounds_has_no_limit_line():
-    game = sheet(["Alice", "Bruno"], [70, 1],
-                 game_rules=GameRules(end=EndRule.ROUNDS, round_count=3))
+    game = sheet(
+        ["Alice", "Bruno"], [70, 1], game_rules=GameRules(end=EndRule.ROUNDS, round_count=3)
+    )
 
     chart = score_chart(game)
 
@@ -133,7 +137,7 @@ def test_ten_players_each_get_their_own_colour_and_their_own_marker():
 
 
 def _luminance(colour: str) -> float:
-    channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
     linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
     return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
 
@@ -182,12 +186,17 @@ def test_at_most_about_ten_round_labels_on_a_long_game():
 def legal_games(draw) -> Scoresheet:
     """A game as the counter can hold it: legal rounds under some rule, none after the end."""
     n = draw(st.integers(2, 10))
-    game_rules = draw(st.one_of(
-        st.builds(GameRules, end=st.sampled_from([EndRule.ABOVE, EndRule.AT_OR_ABOVE]),
-                  limit=st.integers(10, 500)),
-        # Up to 25 rounds here; the longest, heaviest games have their own test below.
-        st.builds(GameRules, end=st.just(EndRule.ROUNDS), round_count=st.integers(1, 25)),
-    ))
+    game_rules = draw(
+        st.one_of(
+            st.builds(
+                GameRules,
+                end=st.sampled_from([EndRule.ABOVE, EndRule.AT_OR_ABOVE]),
+                limit=st.integers(10, 500),
+            ),
+            # Up to 25 rounds here; the longest, heaviest games have their own test below.
+            st.builds(GameRules, end=st.just(EndRule.ROUNDS), round_count=st.integers(1, 25)),
+        )
+    )
     game = sheet(TEN[:n], game_rules=game_rules)
     most_for_player, most_for_round = max_heads_for_player(n), max_heads_for_round(n)
     while not game.is_over and len(game.rounds) < 50:
@@ -224,8 +233,11 @@ def test_any_game_fits_in_the_drawing_with_readable_labels(game):
 
 
 def test_axis_labels_do_not_overlap_in_the_longest_heaviest_game():
-    game = sheet(["Alice", "Bruno"], *[[79, 0]] * 50,
-                 game_rules=GameRules(end=EndRule.ROUNDS, round_count=50))
+    game = sheet(
+        ["Alice", "Bruno"],
+        *[[79, 0]] * 50,
+        game_rules=GameRules(end=EndRule.ROUNDS, round_count=50),
+    )
 
     chart = score_chart(game)
 

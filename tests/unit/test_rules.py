@@ -80,10 +80,26 @@ def names(players: int) -> tuple[str, ...]:
     ("card", "expected"),
     [
         (55, 7),
-        (11, 5), (22, 5), (33, 5), (44, 5), (66, 5), (77, 5), (88, 5), (99, 5),
-        (10, 3), (50, 3), (100, 3),
-        (5, 2), (15, 2), (95, 2),
-        (1, 1), (2, 1), (54, 1), (56, 1), (101, 1), (104, 1),
+        (11, 5),
+        (22, 5),
+        (33, 5),
+        (44, 5),
+        (66, 5),
+        (77, 5),
+        (88, 5),
+        (99, 5),
+        (10, 3),
+        (50, 3),
+        (100, 3),
+        (5, 2),
+        (15, 2),
+        (95, 2),
+        (1, 1),
+        (2, 1),
+        (54, 1),
+        (56, 1),
+        (101, 1),
+        (104, 1),
     ],
 )
 def test_heads_per_card_follow_the_rule_book_table(card, expected):
@@ -746,9 +762,7 @@ def test_no_round_outside_the_bounds_is_ever_accepted(table):
 @properties
 @given(st.integers(2, 10), st.booleans(), st.data())
 def test_check_round_raises_nothing_but_invalid_round_for_any_text(players, pro, data):
-    typed = data.draw(
-        st.lists(st.one_of(st.none(), st.text()), min_size=0, max_size=players + 2)
-    )
+    typed = data.draw(st.lists(st.one_of(st.none(), st.text()), min_size=0, max_size=players + 2))
 
     try:
         accepted = check_round(typed, names(players), pro=pro)

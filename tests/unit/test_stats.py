@@ -98,7 +98,9 @@ def test_rounds_with_zero_heads_are_counted():
     lines = by_name(player_stats([GAME_1, GAME_2]))
 
     assert {name: line.zero_rounds for name, line in lines.items()} == {
-        "Alice": 0, "Bruno": 1, "Chloé": 2,
+        "Alice": 0,
+        "Bruno": 1,
+        "Chloé": 2,
     }
 
 
@@ -108,7 +110,9 @@ def test_crossings_count_the_games_a_player_ended_by_going_past_the_limit():
     lines = by_name(player_stats([GAME_1, GAME_2, both_cross]))
 
     assert {name: line.crossings for name, line in lines.items()} == {
-        "Alice": 3, "Bruno": 1, "Chloé": 0,
+        "Alice": 3,
+        "Bruno": 1,
+        "Chloé": 0,
     }
 
 
@@ -130,8 +134,12 @@ def test_reaching_the_limit_is_a_crossing_under_66_or_more():
 
 
 def test_a_game_of_a_fixed_number_of_rounds_has_no_crossing():
-    game = sheet(["Alice", "Bruno"], [70, 1], [70, 1],
-                 game_rules=GameRules(end=EndRule.ROUNDS, round_count=2))
+    game = sheet(
+        ["Alice", "Bruno"],
+        [70, 1],
+        [70, 1],
+        game_rules=GameRules(end=EndRule.ROUNDS, round_count=2),
+    )
 
     lines = by_name(player_stats([game]))
 
@@ -181,11 +189,14 @@ def test_different_names_stay_apart():
 
 
 def lines_for_sorting() -> list[PlayerStats]:
-    return player_stats([
-        GAME_1, GAME_2,
-        sheet(["Alice", "David"], [1, 67]),
-        sheet(["David", "Emma"], [67, 1]),
-    ])
+    return player_stats(
+        [
+            GAME_1,
+            GAME_2,
+            sheet(["Alice", "David"], [1, 67]),
+            sheet(["David", "Emma"], [67, 1]),
+        ]
+    )
 
 
 def names(lines: list[PlayerStats]) -> list[str]:
@@ -275,13 +286,20 @@ NAMES = ["Alice", "alice ", "Bruno", "BRUNO", "Chloé", "David"]
 
 @st.composite
 def finished_or_not_games(draw) -> Scoresheet:
-    players = draw(st.lists(st.sampled_from(NAMES), min_size=2, max_size=4,
-                            unique_by=rules.name_key))
+    players = draw(
+        st.lists(st.sampled_from(NAMES), min_size=2, max_size=4, unique_by=rules.name_key)
+    )
     n = len(players)
-    game_rules = draw(st.sampled_from([
-        GameRules(), GameRules(end=EndRule.AT_OR_ABOVE), GameRules(limit=30),
-        GameRules(end=EndRule.ROUNDS, round_count=3),
-    ]))
+    game_rules = draw(
+        st.sampled_from(
+            [
+                GameRules(),
+                GameRules(end=EndRule.AT_OR_ABOVE),
+                GameRules(limit=30),
+                GameRules(end=EndRule.ROUNDS, round_count=3),
+            ]
+        )
+    )
     game = Scoresheet(tuple(players), (), game_rules)
     for _ in range(draw(st.integers(1, 6))):
         if game.is_over:
@@ -303,9 +321,16 @@ def test_figures_match_a_plain_model(games):
         totals = [sum(r[seat] for r in game.rounds) for seat in range(len(game.players))]
         best = min(totals)
         for seat, name in enumerate(game.players):
-            row = model.setdefault(name.strip().casefold(), {
-                "games": 0, "wins": 0, "heads": [], "totals": [], "crossings": 0,
-            })
+            row = model.setdefault(
+                name.strip().casefold(),
+                {
+                    "games": 0,
+                    "wins": 0,
+                    "heads": [],
+                    "totals": [],
+                    "crossings": 0,
+                },
+            )
             row["games"] += 1
             row["wins"] += totals[seat] == best
             row["heads"] += [r[seat] for r in game.rounds]

@@ -20,7 +20,13 @@ from app import rules
 from app.models import Game, Player, Round
 from app.rules import EndRule, GameRules, Scoresheet
 from app.transfer import (
-    FORMAT, VERSION, ImportRefused, export_json, game_csv, games_csv, parse_export,
+    FORMAT,
+    VERSION,
+    ImportRefused,
+    export_json,
+    game_csv,
+    games_csv,
+    parse_export,
 )
 
 properties = settings(deadline=None, max_examples=60)
@@ -29,8 +35,16 @@ CREATED = datetime(2026, 11, 29, 19, 5, 0, 123456)
 FINISHED = datetime(2026, 11, 29, 20, 12, 41)
 
 
-def make_game(players, rounds, game_rules=GameRules(), *, public_id="partie-1", origin_id=None,
-              created_at=CREATED, finished_at=None) -> Game:
+def make_game(
+    players,
+    rounds,
+    game_rules=GameRules(),
+    *,
+    public_id="partie-1",
+    origin_id=None,
+    created_at=CREATED,
+    finished_at=None,
+) -> Game:
     """An unsaved game as the database would hand it to the export."""
     return Game(
         public_id=public_id,
@@ -49,8 +63,12 @@ def make_game(players, rounds, game_rules=GameRules(), *, public_id="partie-1", 
 
 
 def document(*games: dict) -> dict:
-    return {"format": FORMAT, "version": VERSION, "exported_at": "2026-11-29T21:00:00Z",
-            "games": list(games)}
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": "2026-11-29T21:00:00Z",
+        "games": list(games),
+    }
 
 
 def raw_game(**changes) -> dict:
@@ -95,8 +113,9 @@ def test_the_documented_example_is_accepted():
 
 
 def test_a_finished_game_exports_and_reads_back_the_same():
-    original = make_game(["Alice", "Bob", "Carla"], [[10, 20, 3], [50, 8, 30], [12, 0, 9]],
-                         finished_at=FINISHED)
+    original = make_game(
+        ["Alice", "Bob", "Carla"], [[10, 20, 3], [50, 8, 30], [12, 0, 9]], finished_at=FINISHED
+    )
 
     (back,) = parse_export(export_json([original]).encode())
 
@@ -107,8 +126,12 @@ def test_a_finished_game_exports_and_reads_back_the_same():
 
 
 def test_the_export_states_format_version_rules_totals_and_winners():
-    game = make_game(["Alice", "Bob"], [[30, 30], [37, 5]], GameRules(end=EndRule.AT_OR_ABOVE),
-                     finished_at=FINISHED)
+    game = make_game(
+        ["Alice", "Bob"],
+        [[30, 30], [37, 5]],
+        GameRules(end=EndRule.AT_OR_ABOVE),
+        finished_at=FINISHED,
+    )
 
     exported = json.loads(export_json([game]))
 
@@ -124,8 +147,9 @@ def test_the_export_states_format_version_rules_totals_and_winners():
 
 
 def test_an_imported_game_keeps_its_first_id_when_exported_again():
-    imported_elsewhere = make_game(["Alice", "Bob"], [[1, 2]], public_id="local-id",
-                                   origin_id="first-phone-id")
+    imported_elsewhere = make_game(
+        ["Alice", "Bob"], [[1, 2]], public_id="local-id", origin_id="first-phone-id"
+    )
 
     (record,) = json.loads(export_json([imported_elsewhere]))["games"]
 
@@ -171,20 +195,31 @@ NAME_CHARACTERS = st.characters(
 @st.composite
 def valid_games(draw) -> Game:
     """Any game the counter could hold: names it seats, a rule, legal rounds, none past the end."""
-    typed = draw(st.lists(st.text(NAME_CHARACTERS, min_size=1, max_size=30),
-                          min_size=2, max_size=10))
+    typed = draw(
+        st.lists(st.text(NAME_CHARACTERS, min_size=1, max_size=30), min_size=2, max_size=10)
+    )
     try:
         players = rules.seat_players(typed)  # what the new-game form would seat
     except rules.InvalidPlayers:
         players = draw(st.permutations(["Alice", "Bruno", "Chloé", "David"]))[:2]
     n = len(players)
     pro = draw(st.booleans())
-    game_rules = draw(st.one_of(
-        st.builds(GameRules, end=st.sampled_from([EndRule.ABOVE, EndRule.AT_OR_ABOVE]),
-                  limit=st.integers(10, 500), pro=st.just(pro)),
-        st.builds(GameRules, end=st.just(EndRule.ROUNDS), round_count=st.integers(1, 50),
-                  pro=st.just(pro)),
-    ))
+    game_rules = draw(
+        st.one_of(
+            st.builds(
+                GameRules,
+                end=st.sampled_from([EndRule.ABOVE, EndRule.AT_OR_ABOVE]),
+                limit=st.integers(10, 500),
+                pro=st.just(pro),
+            ),
+            st.builds(
+                GameRules,
+                end=st.just(EndRule.ROUNDS),
+                round_count=st.integers(1, 50),
+                pro=st.just(pro),
+            ),
+        )
+    )
     most_for_player = rules.max_heads_for_player(n, pro)
     most_for_round = rules.max_heads_for_round(n, pro)
     sheet = Scoresheet(tuple(players), (), game_rules)
@@ -202,9 +237,16 @@ def valid_games(draw) -> Game:
         sheet = sheet.with_round(heads)
     created = draw(st.datetimes(datetime(2000, 1, 1), datetime(2100, 1, 1)))
     return make_game(
-        players, sheet.rounds, game_rules,
-        public_id=draw(st.text("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_",
-                               min_size=22, max_size=22)),
+        players,
+        sheet.rounds,
+        game_rules,
+        public_id=draw(
+            st.text(
+                "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_",
+                min_size=22,
+                max_size=22,
+            )
+        ),
         created_at=created,
         finished_at=created if sheet.is_over else None,
     )
@@ -225,26 +267,34 @@ def test_any_valid_games_round_trip(games):
 # --- Refusals -------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("data", [
-    b"",
-    b"not json at all",
-    b"{\"format\": ",
-    "Manche,Alice,Bob\n1,3,4\n".encode(),
-    b"\xff\xfe\x00garbage",
-], ids=["empty", "text", "cut short", "csv", "not utf-8"])
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"",
+        b"not json at all",
+        b'{"format": ',
+        b"Manche,Alice,Bob\n1,3,4\n",
+        b"\xff\xfe\x00garbage",
+    ],
+    ids=["empty", "text", "cut short", "csv", "not utf-8"],
+)
 def test_a_file_that_is_not_json_is_refused(data):
     (message,) = refusal(data)
 
     assert "JSON" in message
 
 
-@pytest.mark.parametrize("doc", [
-    [],
-    "six-qui-prend",
-    {"games": []},
-    {"format": "autre-chose", "version": 1, "games": []},
-    {"format": "SIX-QUI-PREND", "version": 1, "games": []},
-], ids=["a list", "a string", "no format", "another format", "format in capitals"])
+@pytest.mark.parametrize(
+    "doc",
+    [
+        [],
+        "six-qui-prend",
+        {"games": []},
+        {"format": "autre-chose", "version": 1, "games": []},
+        {"format": "SIX-QUI-PREND", "version": 1, "games": []},
+    ],
+    ids=["a list", "a string", "no format", "another format", "format in capitals"],
+)
 def test_a_json_file_of_another_format_is_refused(doc):
     (message,) = refusal(encoded(doc))
 
@@ -276,21 +326,35 @@ def test_games_must_be_a_list(games):
     refusal(encoded(doc))
 
 
-@pytest.mark.parametrize("game_rules", [
-    None,
-    "above",
-    {"end": "sometimes", "limit": 66},
-    {"end": "above", "limit": 9},
-    {"end": "above", "limit": 501},
-    {"end": "at_or_above", "limit": -66},
-    {"end": "above", "limit": "soixante-six"},
-    {"end": "rounds", "round_count": None},
-    {"end": "rounds", "round_count": 0},
-    {"end": "rounds", "round_count": 51},
-    {"end": "above", "limit": [66]},
-], ids=["missing", "text", "unknown end", "limit 9", "limit 501", "negative limit",
+@pytest.mark.parametrize(
+    "game_rules",
+    [
+        None,
+        "above",
+        {"end": "sometimes", "limit": 66},
+        {"end": "above", "limit": 9},
+        {"end": "above", "limit": 501},
+        {"end": "at_or_above", "limit": -66},
+        {"end": "above", "limit": "soixante-six"},
+        {"end": "rounds", "round_count": None},
+        {"end": "rounds", "round_count": 0},
+        {"end": "rounds", "round_count": 51},
+        {"end": "above", "limit": [66]},
+    ],
+    ids=[
+        "missing",
+        "text",
+        "unknown end",
+        "limit 9",
+        "limit 501",
+        "negative limit",
         "limit in words",
-        "rounds without count", "0 rounds", "51 rounds", "limit in a list"])
+        "rounds without count",
+        "0 rounds",
+        "51 rounds",
+        "limit in a list",
+    ],
+)
 def test_bad_rules_are_refused_naming_the_game(game_rules):
     doc = document(raw_game(), raw_game(id="second", rules=game_rules))
 
@@ -301,12 +365,16 @@ def test_bad_rules_are_refused_naming_the_game(game_rules):
     assert "règles" in message
 
 
-@pytest.mark.parametrize("game_rules", [
-    pytest.param({"end": "above", "limit": 66.7}),
-    pytest.param({"end": "rounds", "round_count": 2.5}),
-    pytest.param({"end": "above", "limit": 66, "pro": "false"}),
-    pytest.param({"end": "above", "limit": True}),
-], ids=["limit 66.7", "2.5 rounds", "pro as text", "limit true"])
+@pytest.mark.parametrize(
+    "game_rules",
+    [
+        pytest.param({"end": "above", "limit": 66.7}),
+        pytest.param({"end": "rounds", "round_count": 2.5}),
+        pytest.param({"end": "above", "limit": 66, "pro": "false"}),
+        pytest.param({"end": "above", "limit": True}),
+    ],
+    ids=["limit 66.7", "2.5 rounds", "pro as text", "limit true"],
+)
 def test_rules_must_be_whole_numbers_and_true_or_false(game_rules):
     doc = document(raw_game(rules=game_rules, rounds=[[1, 2, 3]]))
 
@@ -315,19 +383,33 @@ def test_rules_must_be_whole_numbers_and_true_or_false(game_rules):
     assert message.startswith("Partie 1")
 
 
-@pytest.mark.parametrize("players, says", [
-    (["Alice"], "au moins 2"),
-    ([], "au moins 2"),
-    ([f"Joueur {i}" for i in range(11)], "10 au plus"),
-    (["Alice", "alice "], "déjà à la table"),
-    (["Alice", "B" * 31], "31 caractères"),
-    (["Alice", ""], "joueurs"),
-    (["Alice", "   "], "joueurs"),
-    (["Alice", 7], "joueurs"),
-    ("Alice, Bob", "joueurs"),
-    (None, "joueurs"),
-], ids=["one", "none", "eleven", "twice the same", "name too long", "blank", "spaces", "a number",
-        "text", "missing"])
+@pytest.mark.parametrize(
+    "players, says",
+    [
+        (["Alice"], "au moins 2"),
+        ([], "au moins 2"),
+        ([f"Joueur {i}" for i in range(11)], "10 au plus"),
+        (["Alice", "alice "], "déjà à la table"),
+        (["Alice", "B" * 31], "31 caractères"),
+        (["Alice", ""], "joueurs"),
+        (["Alice", "   "], "joueurs"),
+        (["Alice", 7], "joueurs"),
+        ("Alice, Bob", "joueurs"),
+        (None, "joueurs"),
+    ],
+    ids=[
+        "one",
+        "none",
+        "eleven",
+        "twice the same",
+        "name too long",
+        "blank",
+        "spaces",
+        "a number",
+        "text",
+        "missing",
+    ],
+)
 def test_bad_players_are_refused_naming_the_game(players, says):
     rounds = [[1] * len(players)] if isinstance(players, list) and players else []
     doc = document(raw_game(), raw_game(id="second", players=players, rounds=rounds))
@@ -338,12 +420,16 @@ def test_bad_players_are_refused_naming_the_game(players, says):
     assert says in message
 
 
-@pytest.mark.parametrize("heads, says", [
-    ([98, 0, 0], "au plus 97"),
-    ([50, 40, 8], "98 têtes en tout"),
-    ([0, 0, 0], "au moins un joueur"),
-    ([-1, 2, 3], "nombre entier"),
-], ids=["over the player bound", "over the round bound", "nobody took any", "negative"])
+@pytest.mark.parametrize(
+    "heads, says",
+    [
+        ([98, 0, 0], "au plus 97"),
+        ([50, 40, 8], "98 têtes en tout"),
+        ([0, 0, 0], "au moins un joueur"),
+        ([-1, 2, 3], "nombre entier"),
+    ],
+    ids=["over the player bound", "over the round bound", "nobody took any", "negative"],
+)
 def test_a_round_outside_the_bounds_is_refused_naming_game_and_round(heads, says):
     game = raw_game(rounds=[[10, 20, 3], [50, 8, 30], heads])
     doc = document(raw_game(id="first", rounds=[[1, 2, 3]]), game)
@@ -365,8 +451,11 @@ def test_the_pro_deck_tightens_the_bounds_on_import():
     assert "Partie 2" in message and "manche 2" in message and "51" in message
 
 
-@pytest.mark.parametrize("heads", [[1, 2], [1, 2, 3, 4], [], None, "1,2,3", {"Alice": 1}],
-                         ids=["two values", "four values", "empty", "null", "text", "an object"])
+@pytest.mark.parametrize(
+    "heads",
+    [[1, 2], [1, 2, 3, 4], [], None, "1,2,3", {"Alice": 1}],
+    ids=["two values", "four values", "empty", "null", "text", "an object"],
+)
 def test_a_round_with_the_wrong_number_of_values_is_refused(heads):
     doc = document(raw_game(rounds=[[1, 2, 3], heads]))
 
@@ -375,9 +464,19 @@ def test_a_round_with_the_wrong_number_of_values_is_refused(heads):
     assert message.startswith("Partie 1") and "manche 2" in message
 
 
-@pytest.mark.parametrize("heads", [
-    [True, 2, 3], [1, False, 3], [1.0, 2, 3], [1, 2.5, 3], ["1", 2, 3], [1, 2, None], [1, [2], 3],
-], ids=["true", "false", "1.0", "2.5", "text", "null", "a list"])
+@pytest.mark.parametrize(
+    "heads",
+    [
+        [True, 2, 3],
+        [1, False, 3],
+        [1.0, 2, 3],
+        [1, 2.5, 3],
+        ["1", 2, 3],
+        [1, 2, None],
+        [1, [2], 3],
+    ],
+    ids=["true", "false", "1.0", "2.5", "text", "null", "a list"],
+)
 def test_heads_must_be_whole_numbers_not_booleans_floats_or_text(heads):
     doc = document(raw_game(rounds=[heads]))
 
@@ -394,28 +493,47 @@ def test_a_huge_number_of_heads_is_refused_without_trouble():
     assert "manche 1" in message
 
 
-@pytest.mark.parametrize("game", [
-    raw_game(players=["Alice", "Bob"], rounds=[[67, 0], [1, 1]]),
-    raw_game(players=["Alice", "Bob"], rounds=[[1, 1], [1, 1], [1, 1]],
-             rules={"end": "rounds", "limit": 66, "round_count": 2, "pro": False}),
-], ids=["after going past 66", "after the last of 2 rounds"])
+@pytest.mark.parametrize(
+    "game",
+    [
+        raw_game(players=["Alice", "Bob"], rounds=[[67, 0], [1, 1]]),
+        raw_game(
+            players=["Alice", "Bob"],
+            rounds=[[1, 1], [1, 1], [1, 1]],
+            rules={"end": "rounds", "limit": 66, "round_count": 2, "pro": False},
+        ),
+    ],
+    ids=["after going past 66", "after the last of 2 rounds"],
+)
 def test_a_round_after_the_end_of_the_game_is_refused(game):
     (message,) = refusal(encoded(document(game)))
 
     assert "Partie 1" in message and "manche" in message
 
 
-@pytest.mark.parametrize("change, says", [
-    ({"id": None}, "identifiant"),
-    ({"id": ""}, "identifiant"),
-    ({"id": "x" * 65}, "identifiant"),
-    ({"id": 12}, "identifiant"),
-    ({"created_at": None}, "date"),
-    ({"created_at": "hier soir"}, "date"),
-    ({"rounds": None}, "manches"),
-    ({"rounds": {"1": [1, 2, 3]}}, "manches"),
-], ids=["no id", "empty id", "id too long", "id a number", "no date", "a date in words",
-        "no rounds", "rounds as an object"])
+@pytest.mark.parametrize(
+    "change, says",
+    [
+        ({"id": None}, "identifiant"),
+        ({"id": ""}, "identifiant"),
+        ({"id": "x" * 65}, "identifiant"),
+        ({"id": 12}, "identifiant"),
+        ({"created_at": None}, "date"),
+        ({"created_at": "hier soir"}, "date"),
+        ({"rounds": None}, "manches"),
+        ({"rounds": {"1": [1, 2, 3]}}, "manches"),
+    ],
+    ids=[
+        "no id",
+        "empty id",
+        "id too long",
+        "id a number",
+        "no date",
+        "a date in words",
+        "no rounds",
+        "rounds as an object",
+    ],
+)
 def test_a_game_missing_what_identifies_it_is_refused(change, says):
     (message,) = refusal(encoded(document(raw_game(**change))))
 
@@ -495,7 +613,7 @@ def test_a_game_without_rounds_as_csv_is_just_the_header():
 
 
 def test_names_with_commas_and_quotes_survive_the_csv():
-    names = ['Dupont, Marie', 'Le "Boss"', "Zoé\u00a0B"]
+    names = ["Dupont, Marie", 'Le "Boss"', "Zoé\u00a0B"]
 
     rows = read_csv(game_csv(make_game(names, [[1, 2, 3]])))
 
@@ -527,7 +645,6 @@ def test_ten_players_fill_every_column_of_the_all_games_csv():
     rows = read_csv(games_csv([make_game(names, [list(range(10))])]))
 
     assert len(rows[1]) == len(rows[0]) == 23
-
 
 
 @pytest.mark.parametrize("name", ["=1+2", "@SUM(A1)", "+33 6", "-Bob"])

@@ -12,14 +12,9 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from app import assets, device, filters, fragments, security
-from app.config import Config, database_url, local_secret_key
+from app import assets, device, filters, security
+from app.config import Config, from_plain_environment, local_database_url, local_secret_key
 from app.extensions import csrf, db, limiter, migrate
-
-try:
-    import fcntl
-except ImportError:  # Windows: SQLite's own polling is used there
-    fcntl = None  # type: ignore[assignment]
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -33,18 +28,14 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         static_folder=str(ROOT / "static"),
     )
     app.config.from_object(Config)
+    app.config.from_mapping(from_plain_environment(os.environ))
     app.config.from_prefixed_env()
-    for name in ("DATABASE_URL", "SECRET_KEY", "PRODUCTION", "PROXY_FIX", "RATELIMIT_STORAGE_URI"):
-        if name in os.environ:
-            app.config[name] = _typed(os.environ[name])
     if test_config:
-        app.config.update(test_config)
-    app.config["SQLALCHEMY_DATABASE_URI"] = app.config.get("SQLALCHEMY_DATABASE_URI") or (
-        database_url(app.instance_path)
-    )
-    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        app.config.from_mapping(test_config)
+    if not app.config["SQLALCHEMY_DATABASE_URI"]:
         Path(app.instance_path).mkdir(parents=True, exist_ok=True)
-    else:
+        app.config["SQLALCHEMY_DATABASE_URI"] = local_database_url(app.instance_path)
+    if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
         # A server's connections can drop (restart, failover): check each before handing it out.
         # A SQLite file cannot, so it skips the check.
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {
@@ -65,7 +56,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     device.init_app(app)
     security.init_app(app)
     filters.init_app(app)
-    fragments.init_app(app)
     assets.init_app(app)
     with app.app_context():
         _configure_engine(db.engine)
@@ -75,10 +65,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(views.bp)
     errors.init_app(app)
     return app
-
-
-def _typed(value: str) -> Any:
-    return {"1": True, "true": True, "0": False, "false": False}.get(value.lower(), value)
 
 
 def _configure_engine(engine: Engine) -> None:
@@ -94,57 +80,11 @@ def _configure_engine(engine: Engine) -> None:
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=FULL")  # an acknowledged round survives a power cut
         cursor.execute("PRAGMA foreign_keys=ON")
+        # Writers wait their turn for the one write lock instead of failing at once.
         cursor.execute("PRAGMA busy_timeout=10000")
         cursor.close()
-
-    writers = _WriterQueue.for_database(engine.url.database)
 
     @event.listens_for(engine, "begin")
     def on_begin(connection):  # type: ignore[no-untyped-def]
         mode = connection.get_execution_options().get("sqlite_begin", "DEFERRED")
-        if mode == "IMMEDIATE" and writers:
-            writers.enter(connection.info)
         connection.exec_driver_sql(f"BEGIN {mode}")
-
-    if writers:
-        # The connection goes back to the pool once its transaction is committed or rolled back.
-        event.listen(engine, "checkin", lambda _dbapi, record: writers.leave(record.info))
-        event.listen(engine, "close", lambda _dbapi, record: writers.forget(record.info))
-
-
-class _WriterQueue:
-    """Writers of one SQLite file take turns on a lock file, woken the moment it is free.
-
-    SQLite lets one writer in at a time and makes the others poll: a writer that finds the
-    database locked sleeps 1, 2, 5, 10… ms and tries again, so with a commit taking ~4 ms (one
-    fsync) a waiting worker often sleeps longer than the write it waits for, and a busy worker
-    can take the lock again before it. Waiting on an flock instead queues writers in the
-    kernel, which wakes the next one when the lock is released, here when the connection
-    returns to the pool after its commit or rollback. A worker that dies releases it with its
-    files; one stuck is killed by gunicorn's timeout. busy_timeout still covers other
-    processes (a migration, the sqlite3 shell).
-    """
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-
-    @classmethod
-    def for_database(cls, database: str | None) -> _WriterQueue | None:
-        if fcntl is None or not database or database == ":memory:" or database.startswith("file:"):
-            return None
-        return cls(database + ".writers")
-
-    def enter(self, info: dict) -> None:
-        if "writer_lock" not in info:
-            info["writer_lock"] = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-        fcntl.flock(info["writer_lock"], fcntl.LOCK_EX)
-        info["writing"] = True
-
-    def leave(self, info: dict) -> None:
-        if info.pop("writing", False):
-            fcntl.flock(info["writer_lock"], fcntl.LOCK_UN)
-
-    def forget(self, info: dict) -> None:
-        self.leave(info)
-        if "writer_lock" in info:
-            os.close(info.pop("writer_lock"))

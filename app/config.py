@@ -2,15 +2,17 @@
 
 import os
 import secrets
+from collections.abc import Mapping
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 
 class Config:
     """Defaults for running on one's own machine; production overrides them from the environment."""
 
     SQLALCHEMY_DATABASE_URI = None  # set in create_app: a SQLite file under instance/
-    SQLALCHEMY_ENGINE_OPTIONS: dict = {}  # PostgreSQL adds pool_pre_ping in create_app
+    SQLALCHEMY_ENGINE_OPTIONS: dict[str, Any] = {}  # PostgreSQL adds pool_pre_ping in create_app
     # A game night lasts hours: the CSRF token must not expire in the middle of it.
     WTF_CSRF_TIME_LIMIT = None
     PERMANENT_SESSION_LIFETIME = timedelta(days=400)
@@ -27,23 +29,39 @@ class Config:
     RATELIMIT_GAME_CREATION = "30 per hour"
     RATELIMIT_WRITES = "120 per minute"
     HISTORY_PAGE_SIZE = 20
-    # Rendered scoreboards, round sheets, charts and history entries kept per worker
-    # (app/fragments.py): a few MB at most.
-    GAME_PARTS_CACHED = 1000
     TIME_ZONE = "Europe/Paris"  # dates in the history are shown in this zone
     PROXY_FIX = False
     PRODUCTION = False
 
 
-def database_url(instance_path: str) -> str:
-    """Return DATABASE_URL, or a SQLite file under instance/ by default."""
-    url = os.environ.get("DATABASE_URL")
-    if url:
-        # Hosting services often hand out postgres:// URLs; SQLAlchemy wants a driver name.
-        for prefix in ("postgres://", "postgresql://"):
-            if url.startswith(prefix):
-                return "postgresql+psycopg://" + url[len(prefix) :]
-        return url
+def from_plain_environment(environ: Mapping[str, str]) -> dict[str, Any]:
+    """Return the settings hosts usually give without the FLASK_ prefix, each read as its type.
+
+    (FLASK_-prefixed variables come next, read by Flask's from_prefixed_env as JSON values.)
+    """
+    settings: dict[str, Any] = {}
+    for name in ("SECRET_KEY", "RATELIMIT_STORAGE_URI"):
+        if environ.get(name):
+            settings[name] = environ[name]
+    for name in ("PRODUCTION", "PROXY_FIX"):
+        if name in environ:
+            settings[name] = environ[name].strip().lower() in ("1", "true", "yes", "on")
+    if environ.get("DATABASE_URL"):
+        settings["SQLALCHEMY_DATABASE_URI"] = sqlalchemy_url(environ["DATABASE_URL"])
+    return settings
+
+
+def sqlalchemy_url(url: str) -> str:
+    """Return a database URL with a driver SQLAlchemy knows."""
+    # Hosting services often hand out postgres:// URLs; SQLAlchemy wants a driver name.
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def local_database_url(instance_path: str) -> str:
+    """Return the default database: a SQLite file under instance/."""
     return "sqlite:///" + str(Path(instance_path) / "six-qui-prend.sqlite")
 
 

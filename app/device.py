@@ -16,7 +16,7 @@ def _hash(token: str) -> str:
 
 
 def _valid(token: str | None) -> bool:
-    return bool(token) and 32 <= len(token) <= 128 and token.isascii()
+    return token is not None and 32 <= len(token) <= 128 and token.isascii()
 
 
 def _signer() -> Signer:
@@ -28,7 +28,7 @@ def current_device_hash() -> str | None:
     if "device_hash" not in g:
         token = request.cookies.get(current_app.config["DEVICE_COOKIE_NAME"])
         g.device_token = token if _valid(token) else None
-        g.device_hash = _hash(token) if g.device_token else None
+        g.device_hash = _hash(g.device_token) if g.device_token else None
     return g.device_hash
 
 

@@ -4,6 +4,8 @@ from flask import Flask, render_template
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
+from app.games import GameNotFound
+
 MESSAGES = {
     400: ("Requête refusée", "Le formulaire envoyé est incomplet ou invalide."),
     404: (
@@ -33,6 +35,10 @@ def init_app(app: Flask) -> None:
             "Le formulaire a expiré ou n’a pas de jeton de sécurité. Rechargez la page et "
             "recommencez : rien n’a été enregistré.",
         )
+
+    @app.errorhandler(GameNotFound)
+    def game_not_found(_error: GameNotFound):
+        return render_error(404)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):

@@ -7,6 +7,7 @@ from zoneinfo import ZoneInfo
 from flask import Flask, current_app
 
 from app.chart import score_chart
+from app import rules
 from app.rules import Scoresheet
 
 MONTHS = "janv. févr. mars avr. mai juin juil. août sept. oct. nov. déc.".split()  # noqa: SIM905
@@ -35,6 +36,8 @@ def local_datetime(moment: datetime) -> str:
 
 
 def init_app(app: Flask) -> None:
+    # The rule values pages state (2 to 10 players, 66, the ranges) come from the rules alone.
+    app.jinja_env.globals["rules"] = rules
     app.add_template_filter(join_fr)
     app.add_template_filter(player_name)
     app.add_template_filter(total_of)

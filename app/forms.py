@@ -1,15 +1,29 @@
-"""The forms people fill in, parsed with WTForms; what the values may be is decided in app.rules.
+"""The forms people fill in, parsed with WTForms: typed text becomes numbers here, and what the
+numbers may be is decided in app.rules.
 
 CSRF is checked for every POST by CSRFProtect (see create_app), so these are plain forms.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from wtforms import BooleanField, FieldList, Form, HiddenField, StringField
 
 from app import rules
 
 INITIAL_NAME_FIELDS = 2  # the contract: at least two name fields at first
+LONGEST_NUMBER = 6  # digits: far more than any head count, limit or round count
+
+
+def whole_number(typed: str | None) -> int | None:
+    """Return the whole number a person typed (ASCII digits, spaces around), or None."""
+    text = (typed or "").strip()
+    if not text or not (text.isascii() and text.isdigit()):
+        return None
+    digits = text.lstrip("0") or "0"
+    # Keeps int() away from huge strings: such a number is refused as too big anyway.
+    return int(digits) if len(digits) <= LONGEST_NUMBER else 10**LONGEST_NUMBER
 
 
 class NewGameForm(Form):
@@ -27,48 +41,80 @@ class NewGameForm(Form):
 
     def game_rules(self) -> tuple[rules.GameRules | None, dict[str, str]]:
         """Return the end rule chosen, or the errors that prevent it, keyed by field name."""
-        try:
-            match self.end.data:
-                case "at_or_above":
-                    return rules.GameRules(end=rules.EndRule.AT_OR_ABOVE, pro=self.pro.data), {}
-                case "other_limit":
-                    low, high = rules.LIMIT_RANGE
-                    limit = rules.parse_heads(self.limit.data)
-                    if limit is None or not low <= limit <= high:
-                        return None, {"limit": f"Choisissez une limite de {low} à {high} têtes."}
-                    return rules.GameRules(limit=limit, pro=self.pro.data), {}
-                case "rounds":
-                    low, high = rules.ROUND_COUNT_RANGE
-                    count = rules.parse_heads(self.round_count.data)
-                    if count is None or not low <= count <= high:
-                        return None, {"round_count": f"Choisissez de {low} à {high} manches."}
-                    return rules.GameRules(
-                        end=rules.EndRule.ROUNDS, round_count=count, pro=self.pro.data
-                    ), {}
-                case _:
-                    return rules.GameRules(pro=self.pro.data), {}
-        except rules.InvalidGameRules as error:  # pragma: no cover - ranges are checked above
-            return None, {"end": str(error)}
+        pro = bool(self.pro.data)
+        match self.end.data:
+            case "at_or_above":
+                return rules.GameRules(end=rules.EndRule.AT_OR_ABOVE, pro=pro), {}
+            case "other_limit":
+                low, high = rules.LIMIT_RANGE
+                limit = whole_number(self.limit.data)
+                if limit is None or not low <= limit <= high:
+                    return None, {"limit": f"Choisissez une limite de {low} à {high} têtes."}
+                return rules.GameRules(limit=limit, pro=pro), {}
+            case "rounds":
+                low, high = rules.ROUND_COUNT_RANGE
+                count = whole_number(self.round_count.data)
+                if count is None or not low <= count <= high:
+                    return None, {"round_count": f"Choisissez de {low} à {high} manches."}
+                return rules.GameRules(end=rules.EndRule.ROUNDS, round_count=count, pro=pro), {}
+            case _:
+                return rules.GameRules(pro=pro), {}
 
 
-class RoundForm(Form):
-    number = HiddenField()
+class HeadsForm(Form):
+    """One field per seat (`heads-0`, `heads-1` …) holding the heads a player took."""
+
     heads = FieldList(StringField(), max_entries=rules.MAX_PLAYERS)
 
+    def __init__(self, formdata: Any = None, **kwargs: Any) -> None:
+        super().__init__(formdata, **kwargs)
+        # WTForms renumbers what it finds (heads-0, heads-7 become two seats in a row): keep
+        # what was sent, so that a hand-made request is refused rather than guessed.
+        sent = [key for key in (formdata or {}) if key.startswith("heads-")]
+        self.seats_sent = sorted(sent) == sorted(f"heads-{s}" for s in range(len(sent))) and all(
+            len(formdata.getlist(key)) == 1 for key in sent
+        )
+
+    def typed(self) -> list[str]:
+        """Return the text of each field as typed, to show it again."""
+        return [entry.data or "" for entry in self.heads]
+
+    def heads_taken(self) -> list[int]:
+        """Return the heads per seat — a blank field counts as 0 — or raise InvalidRound
+        naming the fields that do not hold a whole number."""
+        if not self.seats_sent:
+            raise rules.InvalidRound(
+                {}, ["Ce formulaire ne correspond pas à la partie : rechargez la page."]
+            )
+        values: list[int] = []
+        errors: dict[int, str] = {}
+        for seat, text in enumerate(self.typed()):
+            value = 0 if not text.strip() else whole_number(text)
+            if value is None:
+                errors[seat] = f"« {text.strip()[:20]} » n’est pas un nombre entier de têtes."
+            else:
+                values.append(value)
+        if errors:
+            raise rules.InvalidRound(errors, [])
+        return values
+
+
+class RoundForm(HeadsForm):
+    number = HiddenField()  # the round this form records: a repeat records nothing
+
     def round_number(self) -> int | None:
-        return rules.parse_heads(self.number.data)
+        return whole_number(self.number.data)
 
 
 class CancelRoundForm(Form):
-    number = HiddenField()
+    number = HiddenField()  # the round this form removes: a repeat removes nothing
 
     def round_number(self) -> int | None:
-        return rules.parse_heads(self.number.data)
+        return whole_number(self.number.data)
 
 
-class EditRoundForm(Form):
-    version = HiddenField()
-    heads = FieldList(StringField(), max_entries=rules.MAX_PLAYERS)
+class EditRoundForm(HeadsForm):
+    version = HiddenField()  # the game's version when the form was shown
 
     def game_version(self) -> int | None:
-        return rules.parse_heads(self.version.data)
+        return whole_number(self.version.data)

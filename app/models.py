@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import secrets
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app import rules
-from app.extensions import db
+from app.extensions import Base, db
+
+# Flask-SQLAlchemy makes db.Model at run time from Base; type checkers only know Base.
+if TYPE_CHECKING:
+    Model = Base
+else:
+    Model = db.Model
 
 
 def new_public_id() -> str:
@@ -28,7 +35,7 @@ def utcnow() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
-class Game(db.Model):
+class Game(Model):
     __tablename__ = "game"
     __table_args__ = (
         Index("ix_game_device_recent", "device_hash", "created_at", "id"),
@@ -40,7 +47,6 @@ class Game(db.Model):
     public_id: Mapped[str] = mapped_column(String(32), unique=True, default=new_public_id)
     device_hash: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
-    finished_at: Mapped[datetime | None]
     end_rule: Mapped[str] = mapped_column(String(16), default=rules.EndRule.ABOVE.value)
     limit: Mapped[int] = mapped_column("head_limit", default=rules.DEFAULT_LIMIT)
     round_count: Mapped[int | None]
@@ -61,7 +67,7 @@ class Game(db.Model):
     )
 
     @property
-    def rules(self) -> rules.GameRules:
+    def game_rules(self) -> rules.GameRules:
         return rules.GameRules(
             end=rules.EndRule(self.end_rule),
             limit=self.limit,
@@ -74,11 +80,11 @@ class Game(db.Model):
         return rules.Scoresheet(
             tuple(player.name for player in self.players),
             tuple(tuple(round_.heads) for round_ in self.rounds),
-            self.rules,
+            self.game_rules,
         )
 
 
-class Player(db.Model):
+class Player(Model):
     __tablename__ = "player"
     __table_args__ = (UniqueConstraint("game_id", "seat"),)
 
@@ -90,7 +96,7 @@ class Player(db.Model):
     game: Mapped[Game] = relationship(back_populates="players")
 
 
-class Round(db.Model):
+class Round(Model):
     """One validated round: the heads each player took, in seat order, stored in one row.
 
     One row per round keeps a round atomic (it is there whole or not at all) and lets a round be
@@ -106,6 +112,5 @@ class Round(db.Model):
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
     number: Mapped[int]
     heads: Mapped[list[int]] = mapped_column(JSON)
-    created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     game: Mapped[Game] = relationship(back_populates="rounds")

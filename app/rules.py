@@ -188,47 +188,29 @@ class GameRules:
         return f"{ending}{deck} ; le plus petit total gagne."
 
 
-def parse_heads(typed: str | None) -> int | None:
-    """Return the whole number a person typed, or None if it is not one (ASCII digits only)."""
-    text = (typed or "").strip()
-    if not text or not (text.isascii() and text.isdigit()):
-        return None
-    digits = text.lstrip("0") or "0"
-    # Any longer number is far too many heads anyway; this keeps int() away from huge strings.
-    return int(digits) if len(digits) <= 9 else 10**9
+def check_round(heads_taken: Sequence[int], players: Sequence[str], pro: bool = False) -> list[int]:
+    """Return the heads of a round, in seat order, or raise InvalidRound saying what is allowed.
 
-
-def check_round(
-    typed: Sequence[str | None], players: Sequence[str], pro: bool = False
-) -> list[int]:
-    """Return the heads of a round, in seat order, or raise InvalidRound saying what is allowed."""
+    The numbers come parsed (forms and imports read the text); this checks only what a round of
+    this game can hold.
+    """
     n = len(players)
     most_for_player = max_heads_for_player(n, pro)
     most_for_round = max_heads_for_round(n, pro)
     player_errors: dict[int, str] = {}
-    values: list[int] = []
-    for seat, name in enumerate(players):
-        raw = typed[seat] if seat < len(typed) else None
-        value = parse_heads(raw)
-        if value is None:
-            if (raw or "").strip():
-                player_errors[seat] = (
-                    f"« {raw.strip()} » n’est pas un nombre entier : tapez les têtes de {name}, "
-                    f"de 0 à {most_for_player}."
-                )
-            else:
-                player_errors[seat] = f"Tapez les têtes de {name} (0 s’il n’en a pris aucune)."
+    if len(heads_taken) != n:
+        raise InvalidRound({}, [f"Il faut les têtes de chacun des {n} joueurs."])
+    for seat, value in enumerate(heads_taken):
+        if value < 0:
+            player_errors[seat] = f"De 0 à {most_for_player} têtes pour un joueur en une manche."
         elif value > most_for_player:
-            shown = value if value < 10**9 else "Ce nombre"
             player_errors[seat] = (
-                f"{shown}, c’est trop — {n} joueurs : au plus {most_for_player} têtes pour un "
+                f"{value}, c’est trop — {n} joueurs : au plus {most_for_player} têtes pour un "
                 "joueur en une manche."
             )
-        else:
-            values.append(value)
     round_errors: list[str] = []
     if not player_errors:
-        total = sum(values)
+        total = sum(heads_taken)
         if total < MIN_HEADS_FOR_ROUND:
             round_errors.append(
                 "Personne n’a pris de tête ? Impossible : à chaque manche, au moins un joueur "
@@ -241,7 +223,7 @@ def check_round(
             )
     if player_errors or round_errors:
         raise InvalidRound(player_errors, round_errors)
-    return values
+    return list(heads_taken)
 
 
 def totals(rounds: Sequence[Sequence[int]], players: int) -> list[int]:
@@ -307,11 +289,11 @@ class Scoresheet:
             return frozenset()
         return frozenset(s for s, total in enumerate(self.totals) if self.rules.has_crossed(total))
 
-    def check_round(self, typed: Sequence[str | None]) -> list[int]:
+    def check_round(self, heads_taken: Sequence[int]) -> list[int]:
         """Return the heads of the next round or raise GameOver / InvalidRound."""
         if self.is_over:
             raise GameOver("La partie est terminée : annulez la dernière manche pour la rouvrir.")
-        return check_round(typed, self.players, self.rules.pro)
+        return check_round(heads_taken, self.players, self.rules.pro)
 
     def with_round(self, heads_taken: Sequence[int]) -> Scoresheet:
         return Scoresheet(self.players, (*self.rounds, tuple(heads_taken)), self.rules)

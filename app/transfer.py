@@ -30,8 +30,6 @@ class ImportRefused(Exception):
 class ImportedGame:
     origin_id: str
     created_at: datetime
-    finished_at: datetime | None
-    game_rules: rules.GameRules
     sheet: rules.Scoresheet
 
 
@@ -44,7 +42,6 @@ def game_record(game: Game) -> dict[str, Any]:
     return {
         "id": game.origin_id or game.public_id,
         "created_at": _iso(game.created_at),
-        "finished_at": _iso(game.finished_at),
         "rules": {
             "end": game.end_rule,
             "limit": game.limit,
@@ -178,14 +175,13 @@ def _parse_game(raw: Any) -> ImportedGame:
         if not isinstance(heads, list) or len(heads) != len(players) or not all(map(_whole, heads)):
             raise ValueError(f"manche {number} : il faut un nombre entier par joueur")
         try:
-            checked = sheet.check_round([str(h) for h in heads])
+            checked = sheet.check_round(heads)
         except rules.InvalidRound as error:
             raise ValueError(f"manche {number} : {error}") from error
         except rules.GameOver:
             raise ValueError(f"manche {number} : la partie était déjà terminée") from None
         sheet = sheet.with_round(checked)
-    finished = (_parse_time(raw.get("finished_at")) or created) if sheet.is_over else None
-    return ImportedGame(origin, created, finished, game_rules, sheet)
+    return ImportedGame(origin, created, sheet)
 
 
 def _who(raw: Any) -> str:

@@ -3,8 +3,20 @@
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
-from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask.typing import ResponseReturnValue
 from werkzeug.datastructures import MultiDict
 
 from app import games, rules, stats, transfer
@@ -25,25 +37,26 @@ def _creation_limit() -> str:
 
 
 @bp.get("/")
-def home():
+def home() -> str:
     """Show the way to a new game, the game in progress and past games."""
     return render_template("home.html", game=games.game_in_progress(current_device_hash()))
 
 
 @bp.get("/parties/nouvelle")
-def new_game():
+def new_game() -> str:
     """Show the form that seats the players."""
     form = NewGameForm(data={"key": secrets.token_urlsafe(16)})
-    return render_template("new_game.html", form=form, errors={}, table_errors=[])
+    return render_template("new_game.html", form=form, errors={}, table_errors=[], focus=None)
 
 
 @bp.post("/parties")
 @limiter.limit(_creation_limit, methods=["POST"])
-def create_game():
+def create_game() -> ResponseReturnValue:
     """Start a game with the names typed, or show the form again with what is wrong."""
     form = NewGameForm(request.form)
     if "ajouter" in request.form:
-        return _new_game_form(_with_one_more_field(form), {}, [], status=200)
+        form, focus = _with_one_more_field(form)
+        return _new_game_form(form, {}, [], status=200, focus=focus)
     game_rules, rule_errors = form.game_rules()
     if game_rules is None:
         return _new_game_form(form, rule_errors, [], status=422)
@@ -58,115 +71,108 @@ def create_game():
     return _go_to(url_for("counter.game", public_id=game.public_id))
 
 
-def _go_to(url: str):
+def _go_to(url: str) -> ResponseReturnValue:
     """Send the browser to another page: a 303 for a plain form, a full navigation for htmx."""
-    response = redirect(url, 303)
     if is_htmx():
         # htmx would follow a 303 inside fetch and swap the whole next page into the form.
-        response = current_app.response_class(status=200, headers={"HX-Redirect": url})
-    return response
+        return current_app.response_class(status=200, headers={"HX-Redirect": url})
+    return redirect(url, 303)
 
 
-def _with_one_more_field(form: NewGameForm) -> NewGameForm:
-    """Return the same form with one more empty name field, up to the most players allowed."""
-    data = MultiDict(request.form)
+def _with_one_more_field(form: NewGameForm) -> tuple[NewGameForm, str | None]:
+    """Return the same form with one more empty name field (up to the most players allowed),
+    and the name of that field, to focus it."""
     count = len(form.players.entries)
-    if count < rules.MAX_PLAYERS:
-        data[f"players-{count}"] = ""
-        form = NewGameForm(data)
-        form.focus = f"players-{count}"  # type: ignore[attr-defined]
-    return form
+    if count >= rules.MAX_PLAYERS:
+        return form, None
+    data = MultiDict(request.form)
+    data[f"players-{count}"] = ""
+    return NewGameForm(data), f"players-{count}"
 
 
-def _new_game_form(form: NewGameForm, errors: dict[str, str], table_errors: list[str], status: int):
+def _new_game_form(
+    form: NewGameForm,
+    errors: dict[str, str],
+    table_errors: list[str],
+    status: int,
+    focus: str | None = None,
+) -> tuple[str, int]:
     template = "_new_game_form.html" if is_htmx() else "new_game.html"
-    return render_template(template, form=form, errors=errors, table_errors=table_errors), status
+    page = render_template(
+        template, form=form, errors=errors, table_errors=table_errors, focus=focus
+    )
+    return page, status
 
 
 @bp.get("/parties/<public_id>")
-def game(public_id: str):
+def game(public_id: str) -> Response:
     """Show a game: scores, the round sheet, and the entry form or the result."""
-    found = _saved_game(public_id)
-    template = "_game.html" if is_htmx() else "game.html"
-    return vary_on_htmx(
-        current_app.make_response(render_template(template, game=found, sheet=found.scoresheet))
-    )
+    found = games.find_game(public_id, current_device_hash())
+    return vary_on_htmx(current_app.make_response(_game_page(found)))
 
 
 @bp.post("/parties/<public_id>/manches")
 @limiter.limit(_write_limit)
-def add_round(public_id: str):
+def add_round(public_id: str) -> ResponseReturnValue:
     """Record the round typed, or show it again with what is wrong; a repeat records nothing."""
     form = RoundForm(request.form)
-    typed = [entry.data for entry in form.heads]
-    found = _saved_game(public_id, for_update=True)
     try:
-        found = games.record_round(found, form.round_number(), typed)
-    except games.StaleRound:
-        db.session.rollback()  # nothing to write: free the game for other writers at once
-        flash("Cette manche était déjà enregistrée : voici la feuille à jour.", "info")
-        return _show_game(_saved_game(public_id))
-    except (rules.InvalidRound, rules.GameOver) as error:
-        db.session.rollback()
-        return _show_game(found, refused=error, typed=typed, status=422)
+        found = games.record_round(
+            public_id, current_device_hash(), form.round_number(), form.heads_taken()
+        )
+    except rules.InvalidRound as unreadable:  # the form's own: text that is not a number
+        found = games.find_game(public_id, current_device_hash())
+        return _refused(found, unreadable, form.typed())
+    except games.RoundRefused as refusal:
+        return _refused(refusal.game, refusal, form.typed())
+    except games.StaleRound as stale:
+        flash(f"{stale} Voici la feuille à jour.", "info")
+        return _answer_write(stale.game)
     db.session.commit()
-    return _show_game(found, focus_entry=True)
+    return _answer_write(found)
 
 
 @bp.post("/parties/<public_id>/manches/annuler")
 @limiter.limit(_write_limit)
-def cancel_round(public_id: str):
+def cancel_round(public_id: str) -> ResponseReturnValue:
     """Remove the last round (named in the form, so a repeat never removes two)."""
-    form = CancelRoundForm(request.form)
-    found = _saved_game(public_id, for_update=True)
+    number = CancelRoundForm(request.form).round_number()
     try:
-        found = games.cancel_round(found, form.round_number())
-    except games.StaleRound:
-        db.session.rollback()
-        flash("Cette manche était déjà annulée : voici la feuille à jour.", "info")
-        return _show_game(found)
+        found = games.cancel_round(public_id, current_device_hash(), number)
+    except games.StaleRound as stale:
+        flash(f"{stale} Voici la feuille à jour.", "info")
+        return _answer_write(stale.game)
     db.session.commit()
-    flash(f"Manche {form.round_number()} annulée.", "info")
-    return _show_game(found, focus_entry=True)
+    flash(f"Manche {number} annulée.", "info")
+    return _answer_write(found)
 
 
 @bp.get("/parties/<public_id>/manches/<int:number>")
-def edit_round_form(public_id: str, number: int):
+def edit_round_form(public_id: str, number: int) -> ResponseReturnValue:
     """Show a recorded round in a form, to correct it."""
-    found = _saved_game(public_id)
-    sheet = found.scoresheet
-    if not 1 <= number <= len(sheet.rounds):
+    found = games.find_game(public_id, current_device_hash())
+    if not 1 <= number <= len(found.scoresheet.rounds):
         abort(404)
-    typed = [str(value) for value in sheet.rounds[number - 1]]
-    return render_template(
-        "edit_round.html",
-        game=found,
-        sheet=sheet,
-        number=number,
-        version=found.version,
-        typed=typed,
-        player_errors={},
-        round_errors=[],
-    )
+    typed = [str(value) for value in found.scoresheet.rounds[number - 1]]
+    return _edit_form(found, number, typed)
 
 
 @bp.post("/parties/<public_id>/manches/<int:number>")
 @limiter.limit(_write_limit)
-def edit_round(public_id: str, number: int):
+def edit_round(public_id: str, number: int) -> ResponseReturnValue:
     """Save a corrected round, unless the game changed since the form was opened."""
     form = EditRoundForm(request.form)
-    typed = [entry.data for entry in form.heads]
-    found = _saved_game(public_id, for_update=True)
     try:
-        games.edit_round(found, number, form.game_version(), typed)
-    except games.GameNotFound:
-        abort(404)
-    except games.GameChanged:
-        return _edit_form_again(found, number, typed, {}, [GAME_CHANGED], status=409)
-    except rules.InvalidRound as error:
-        return _edit_form_again(found, number, typed, error.player_errors, error.round_errors, 422)
-    except rules.GameOver as error:
-        return _edit_form_again(found, number, typed, {}, [str(error)], 422)
+        games.edit_round(
+            public_id, current_device_hash(), number, form.game_version(), form.heads_taken()
+        )
+    except rules.InvalidRound as unreadable:  # the form's own: text that is not a number
+        found = games.find_game(public_id, current_device_hash())
+        return _edit_form(found, number, form.typed(), unreadable, status=422)
+    except games.GameChanged as changed:
+        return _edit_form(changed.game, number, form.typed(), GAME_CHANGED, status=409)
+    except games.RoundRefused as refusal:
+        return _edit_form(refusal.game, number, form.typed(), refusal, status=422)
     db.session.commit()
     flash(f"Manche {number} modifiée.", "info")
     return redirect(url_for("counter.game", public_id=public_id), 303)
@@ -178,33 +184,35 @@ GAME_CHANGED = (
 )
 
 
-def _edit_form_again(found, number, typed, player_errors, round_errors, status):
-    return render_template(
+def _edit_form(
+    found: games.SavedGame,
+    number: int,
+    typed: list[str],
+    refused: Exception | str | None = None,
+    status: int = 200,
+) -> tuple[str, int]:
+    page = render_template(
         "edit_round.html",
         game=found,
         sheet=found.scoresheet,
         number=number,
-        version=found.version,
         typed=typed,
-        player_errors=player_errors,
-        round_errors=round_errors,
-    ), status
+        **_errors(refused),
+    )
+    return page, status
 
 
 @bp.post("/parties/<public_id>/revanche")
 @limiter.limit(_creation_limit)
-def rematch(public_id: str):
+def rematch(public_id: str) -> ResponseReturnValue:
     """Start a new game with the same players and rules."""
-    try:
-        new = games.rematch(public_id, current_device_hash())
-    except games.GameNotFound:
-        abort(404)
+    new = games.rematch(public_id, current_device_hash())
     db.session.commit()
     return redirect(url_for("counter.game", public_id=new.public_id), 303)
 
 
 @bp.get("/historique")
-def history():
+def history() -> str:
     """List this device's games, newest first, a page at a time."""
     page = min(max(request.args.get("page", default=1, type=int) or 1, 1), 100_000)
     result = games.history(current_device_hash(), page, current_app.config["HISTORY_PAGE_SIZE"])
@@ -212,11 +220,9 @@ def history():
 
 
 @bp.get("/statistiques")
-def statistics():
+def statistics() -> str:
     """Show per-player statistics over this device's finished games, sorted by a column."""
-    lines = stats.player_stats(
-        game.scoresheet for game in games.all_games(current_device_hash(), finished_only=True)
-    )
+    lines = stats.player_stats(game.scoresheet for game in games.all_games(current_device_hash()))
     lines, key, order = stats.sorted_stats(
         lines, request.args.get("tri", ""), request.args.get("ordre")
     )
@@ -224,9 +230,9 @@ def statistics():
 
 
 @bp.get("/parties/<public_id>/export.<any(csv, json):kind>")
-def export_game(public_id: str, kind: str):
+def export_game(public_id: str, kind: str) -> Response:
     """Download one game as CSV (a spreadsheet) or JSON (to import elsewhere)."""
-    found = _exported_game(public_id)
+    found = games.exported_game(public_id, current_device_hash())
     stamp = found.created_at.strftime("%Y-%m-%d")
     if kind == "csv":
         return _download(transfer.game_csv(found), "text/csv", f"6-qui-prend-{stamp}.csv")
@@ -234,7 +240,7 @@ def export_game(public_id: str, kind: str):
 
 
 @bp.get("/historique/export.<any(csv, json):kind>")
-def export_all(kind: str):
+def export_all(kind: str) -> Response:
     """Download all of this device's games, e.g. to move them to a new phone."""
     found = games.all_games(current_device_hash())
     if kind == "csv":
@@ -242,7 +248,7 @@ def export_all(kind: str):
     return _download(transfer.export_json(found), "application/json", "6-qui-prend-parties.json")
 
 
-def _download(body: str, mimetype: str, filename: str):
+def _download(body: str, mimetype: str, filename: str) -> Response:
     response = current_app.response_class(body, mimetype=mimetype)
     response.headers.set("Content-Disposition", "attachment", filename=filename)
     return response
@@ -250,7 +256,7 @@ def _download(body: str, mimetype: str, filename: str):
 
 @bp.post("/historique/import")
 @limiter.limit(_write_limit)
-def import_games():
+def import_games() -> ResponseReturnValue:
     """Add the games of an exported file; all of them or, if one is wrong, none."""
     request.max_content_length = current_app.config["MAX_IMPORT_LENGTH"]
     upload = request.files.get("fichier")
@@ -277,46 +283,35 @@ def import_games():
 
 @bp.get("/healthz")
 @limiter.exempt
-def healthz():
+def healthz() -> dict[str, str]:
     """Answer 200 when the database answers."""
     db.session.execute(db.text("SELECT 1"))
     return {"status": "ok"}
 
 
-def _saved_game(public_id: str, *, for_update: bool = False) -> games.SavedGame:
-    """Return this device's game (locked for a write if asked), or answer 404."""
-    try:
-        return games.find_game(public_id, current_device_hash(), for_update=for_update)
-    except games.GameNotFound:
-        abort(404)
+def _game_page(found: games.SavedGame, **context: Any) -> str:
+    """Render a game: its live part for htmx, the whole page otherwise."""
+    template = "_game_update.html" if is_htmx() else "game.html"
+    return render_template(template, game=found, sheet=found.scoresheet, **context)
 
 
-def _exported_game(public_id: str):
-    """Return this device's game with all that an export holds, or answer 404."""
-    try:
-        return games.exported_game(public_id, current_device_hash())
-    except games.GameNotFound:
-        abort(404)
-
-
-def _show_game(
-    found,
-    *,
-    refused: Exception | None = None,
-    typed=None,
-    status: int = 200,
-    focus_entry: bool = False,
-):
-    """Answer a write: the game's live part for htmx, else a redirect (or the errors)."""
-    if not is_htmx() and refused is None:
+def _answer_write(found: games.SavedGame) -> ResponseReturnValue:
+    """Answer a write that went through: the game's live part for htmx, else a redirect."""
+    if not is_htmx():
         return redirect(url_for("counter.game", public_id=found.public_id), 303)
-    template = "_game.html" if is_htmx() else "game.html"
-    return render_template(
-        template,
-        game=found,
-        sheet=found.scoresheet,
-        typed=typed,
-        player_errors=getattr(refused, "player_errors", {}),
-        round_errors=getattr(refused, "round_errors", [str(refused)] if refused else []),
-        focus_entry=focus_entry,
-    ), status
+    return _game_page(found, focus_entry=True)
+
+
+def _refused(found: games.SavedGame, refused: Exception, typed: list[str]) -> tuple[str, int]:
+    """Show a refused round again with what is wrong and every value typed."""
+    return _game_page(found, typed=typed, **_errors(refused)), 422
+
+
+def _errors(refused: Exception | str | None) -> dict[str, Any]:
+    """Return the messages of a refusal: per seat, and for the whole round."""
+    if refused is None:
+        return {"player_errors": {}, "round_errors": []}
+    return {
+        "player_errors": getattr(refused, "player_errors", {}),
+        "round_errors": getattr(refused, "round_errors", [str(refused)]),
+    }

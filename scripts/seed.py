@@ -74,7 +74,7 @@ def sheet_of(shape: Shape) -> rules.Scoresheet:
             if shape.finished and number == shape.rounds:
                 heads[0] = max(heads[0], 67 - sheet.totals[0])
             try:
-                sheet = sheet.with_round(sheet.check_round([str(value) for value in heads]))
+                sheet = sheet.with_round(sheet.check_round(heads))
             except (rules.InvalidRound, rules.GameOver):
                 break
         else:
@@ -161,7 +161,6 @@ def seed_games(
         "public_id",
         "device_hash",
         "created_at",
-        "finished_at",
         "end_rule",
         "head_limit",
         "round_count",
@@ -173,13 +172,11 @@ def seed_games(
     def games() -> Iterator[tuple]:
         for index, (owner, public_id) in enumerate(zip(device_hashes, public_ids, strict=True)):
             created = newest - timedelta(minutes=index)
-            finished = stamp(created + timedelta(minutes=30)) if shape.finished else None
             yield (
                 first_game + index,
                 public_id,
                 owner,
                 stamp(created),
-                finished,
                 "above",
                 66,
                 None,
@@ -199,21 +196,17 @@ def seed_games(
 
     def rounds() -> Iterator[tuple]:
         for index in range(len(device_hashes)):
-            played = stamp(newest - timedelta(minutes=index))
             for number in range(1, shape.rounds + 1):
                 yield (
                     first_round + index * shape.rounds + number - 1,
                     first_game + index,
                     number,
                     encoded_heads[number - 1],
-                    played,
                 )
 
     _insert_many(connection, game_table, game_columns, games())
     _insert_many(connection, player_table, ("id", "game_id", "seat", "name"), players())
-    _insert_many(
-        connection, round_table, ("id", "game_id", "number", "heads", "created_at"), rounds()
-    )
+    _insert_many(connection, round_table, ("id", "game_id", "number", "heads"), rounds())
     if connection.dialect.name == "postgresql":  # explicit ids: move the sequences past them
         for table in (game_table, player_table, round_table):
             connection.execute(

@@ -177,8 +177,16 @@ REFUSED_ROUNDS = {
     "not a whole number": (["deux", 3, 4], {0}, "entier"),
     "decimal": (["2.5", 3, 4], {0}, "entier"),
     "negative": (["-1", 3, 4], {0}, ""),
-    "missing value": (["", 3, 4], {0}, "Alice"),
 }
+
+
+def test_a_blank_field_counts_as_zero(client):
+    public_id = start_game(client, ["Alice", "Bob", "Carla"])
+
+    response = play_round(client, public_id, 1, ["", 3, ""])
+
+    assert response.status_code == 303
+    assert round_lines(game_page(client, public_id)) == [[0, 3, 0]]
 
 
 @pytest.mark.parametrize(

@@ -67,6 +67,7 @@ class Game:
         """Apply a submission; return "recorded", "refused" (422) or "stale" (nothing to do)."""
         if number != len(self.rounds) + 1:
             return "stale"
+        heads = [0 if isinstance(v, str) and not v.strip() else v for v in heads]  # blank is 0
         if self.is_over or not self.is_possible(heads):
             return "refused"
         self.rounds.append(list(heads))

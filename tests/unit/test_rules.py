@@ -181,24 +181,20 @@ def test_the_full_deck_is_used_without_the_pro_variant(players):
 
 
 def test_a_valid_round_gives_the_heads_in_seat_order():
-    assert check_round(["12", "0", "7"], names(3)) == [12, 0, 7]
-
-
-def test_surrounding_spaces_are_accepted():
-    assert check_round([" 12 ", "\t3", "0\n"], names(3)) == [12, 3, 0]
+    assert check_round([12, 0, 7], names(3)) == [12, 0, 7]
 
 
 @pytest.mark.parametrize("players", range(2, 11))
 def test_exactly_the_player_maximum_is_accepted(players):
     most, _ = RULES_MD_BOUNDS[players]
-    typed = [str(most)] + ["0"] * (players - 1)
+    typed = [most] + [0] * (players - 1)
 
     assert check_round(typed, names(players)) == [most] + [0] * (players - 1)
 
 
 def test_a_value_over_the_player_maximum_says_at_most_97_for_3_players():
     with pytest.raises(InvalidRound) as refused:
-        check_round(["0", "98", "0"], names(3))
+        check_round([0, 98, 0], names(3))
 
     assert set(refused.value.player_errors) == {1}
     assert "au plus 97" in refused.value.player_errors[1]
@@ -206,17 +202,17 @@ def test_a_value_over_the_player_maximum_says_at_most_97_for_3_players():
 
 
 def test_a_value_over_the_pro_player_maximum_says_at_most_51_for_3_players():
-    assert check_round(["51", "0", "0"], names(3), pro=True) == [51, 0, 0]
+    assert check_round([51, 0, 0], names(3), pro=True) == [51, 0, 0]
 
     with pytest.raises(InvalidRound) as refused:
-        check_round(["52", "0", "0"], names(3), pro=True)
+        check_round([52, 0, 0], names(3), pro=True)
 
     assert "au plus 51" in refused.value.player_errors[0]
 
 
 def test_a_round_summing_over_the_round_maximum_is_refused():
     # 6 players: each value is allowed (<= 117) but together they exceed 127.
-    typed = ["117", "11", "0", "0", "0", "0"]
+    typed = [117, 11, 0, 0, 0, 0]
 
     with pytest.raises(InvalidRound) as refused:
         check_round(typed, names(6))
@@ -227,66 +223,43 @@ def test_a_round_summing_over_the_round_maximum_is_refused():
 
 
 def test_a_round_summing_exactly_the_round_maximum_is_accepted():
-    typed = ["117", "10", "0", "0", "0", "0"]
+    typed = [117, 10, 0, 0, 0, 0]
 
     assert check_round(typed, names(6)) == [117, 10, 0, 0, 0, 0]
 
 
 def test_two_players_cannot_take_80_heads_between_them():
     with pytest.raises(InvalidRound) as refused:
-        check_round(["40", "40"], names(2))
+        check_round([40, 40], names(2))
 
     assert "au plus 79" in refused.value.round_errors[0]
 
 
 def test_a_round_where_nobody_took_a_head_is_refused():
     with pytest.raises(InvalidRound) as refused:
-        check_round(["0", "0", "0"], names(3))
+        check_round([0, 0, 0], names(3))
 
     assert refused.value.player_errors == {}
     assert len(refused.value.round_errors) == 1
 
 
-@pytest.mark.parametrize("blank", ["", "   ", "\t", None])
-def test_a_blank_value_is_refused_and_names_the_player(blank):
+def test_a_missing_player_is_refused():
     with pytest.raises(InvalidRound) as refused:
-        check_round(["3", blank, "4"], names(3))
+        check_round([3], names(3))
 
-    assert set(refused.value.player_errors) == {1}
-    assert NAMES[1] in refused.value.player_errors[1]
+    assert refused.value.round_errors
 
 
-def test_missing_values_are_refused_like_blanks():
+def test_a_negative_value_is_refused_and_names_its_seat():
     with pytest.raises(InvalidRound) as refused:
-        check_round(["3"], names(3))
-
-    assert set(refused.value.player_errors) == {1, 2}
-
-
-@pytest.mark.parametrize(
-    "typed",
-    ["1.5", "-3", "abc", "١٢", "１２", "+3", "1e2", "0x1f", "1 2", "½", "²", "12a", "3,0"],
-)
-def test_anything_but_ascii_digits_is_refused(typed):
-    with pytest.raises(InvalidRound) as refused:
-        check_round(["3", typed, "4"], names(3))
-
-    assert set(refused.value.player_errors) == {1}
-    assert "de 0 à 97" in refused.value.player_errors[1]
-
-
-@pytest.mark.parametrize("digits", [7, 5000])
-def test_a_number_too_long_to_be_heads_is_refused_like_any_bad_value(digits):
-    # 5000 digits is past Python's int() conversion limit: it must still be an InvalidRound.
-    with pytest.raises(InvalidRound) as refused:
-        check_round(["3", "1" * digits, "4"], names(3))
+        check_round([3, -1, 4], names(3))
 
     assert set(refused.value.player_errors) == {1}
 
 
 def test_every_bad_value_gets_its_own_message():
     with pytest.raises(InvalidRound) as refused:
-        check_round(["abc", "", "200"], names(3))
+        check_round([98, -1, 200], names(3))
 
     assert set(refused.value.player_errors) == {0, 1, 2}
 
@@ -538,16 +511,16 @@ def test_with_round_adds_a_round_and_leaves_the_sheet_unchanged():
 def test_a_sheet_checks_the_next_round_with_its_players_and_deck():
     sheet = Scoresheet(names(3), rules=GameRules(pro=True))
 
-    assert sheet.check_round(["51", "0", "0"]) == [51, 0, 0]
+    assert sheet.check_round([51, 0, 0]) == [51, 0, 0]
     with pytest.raises(InvalidRound):
-        sheet.check_round(["52", "0", "0"])
+        sheet.check_round([52, 0, 0])
 
 
 def test_a_round_after_the_end_raises_game_over():
     sheet = sheet_after([(67, 1)])
 
     with pytest.raises(GameOver):
-        sheet.check_round(["1", "0"])
+        sheet.check_round([1, 0])
 
 
 def test_cancelling_the_round_that_ended_the_game_reopens_it():
@@ -556,7 +529,7 @@ def test_cancelling_the_round_that_ended_the_game_reopens_it():
 
     assert ended.is_over
     assert not reopened.is_over
-    assert reopened.check_round(["1", "0"]) == [1, 0]
+    assert reopened.check_round([1, 0]) == [1, 0]
 
 
 # --- Hypothesis properties --------------------------------------------------------------------
@@ -690,7 +663,7 @@ def test_a_round_is_accepted_exactly_when_it_is_within_the_bounds(table):
     within = all(v <= most_for_player for v in values) and 1 <= sum(values) <= most_for_round
 
     try:
-        accepted = check_round([str(v) for v in values], names(players), pro=pro)
+        accepted = check_round(values, names(players), pro=pro)
     except InvalidRound:
         assert not within, values
     else:
@@ -719,7 +692,7 @@ def rounds_within_bounds(draw):
 def test_every_round_within_the_bounds_is_accepted(table):
     players, pro, values = table
 
-    assert check_round([str(v) for v in values], names(players), pro=pro) == values
+    assert check_round(values, names(players), pro=pro) == values
 
 
 @st.composite
@@ -756,32 +729,21 @@ def test_no_round_outside_the_bounds_is_ever_accepted(table):
 
     if outside:
         with pytest.raises(InvalidRound):
-            check_round([str(v) for v in values], names(players), pro=pro)
+            check_round(values, names(players), pro=pro)
 
 
 @properties
 @given(st.integers(2, 10), st.booleans(), st.data())
-def test_check_round_raises_nothing_but_invalid_round_for_any_text(players, pro, data):
-    typed = data.draw(st.lists(st.one_of(st.none(), st.text()), min_size=0, max_size=players + 2))
+def test_check_round_raises_nothing_but_invalid_round_for_any_numbers(players, pro, data):
+    values = data.draw(st.lists(st.integers(-(10**6), 10**6), max_size=players + 2))
 
     try:
-        accepted = check_round(typed, names(players), pro=pro)
+        accepted = check_round(values, names(players), pro=pro)
     except InvalidRound as refused:
         assert refused.player_errors or refused.round_errors
         assert set(refused.player_errors) <= set(range(players))
     else:
-        assert accepted == [int(t.strip()) for t in typed[:players]]
-
-
-@properties
-@given(st.integers(2, 10), st.data())
-def test_spaces_around_a_valid_round_change_nothing(players, data):
-    most_for_player, most_for_round = brute_force_bounds(players)
-    value = data.draw(st.integers(1, min(most_for_player, most_for_round)))
-    padding = st.text(alphabet=" \t", max_size=3)
-    typed = [data.draw(padding) + str(value) + data.draw(padding)] + ["0"] * (players - 1)
-
-    assert check_round(typed, names(players)) == [value] + [0] * (players - 1)
+        assert accepted == values
 
 
 @properties

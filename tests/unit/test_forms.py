@@ -1,0 +1,79 @@
+"""Typed text becomes numbers in app/forms.py: what is read, what is refused, and how."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from werkzeug.datastructures import MultiDict
+
+from app.forms import RoundForm, whole_number
+from app.rules import InvalidRound
+
+
+def round_form(*typed: str, **extra: str) -> RoundForm:
+    data = MultiDict({f"heads-{seat}": text for seat, text in enumerate(typed)})
+    data.update(extra)
+    return RoundForm(data)
+
+
+def test_typed_heads_are_read_in_seat_order():
+    assert round_form("12", "0", "7").heads_taken() == [12, 0, 7]
+
+
+def test_surrounding_spaces_are_accepted():
+    assert round_form(" 12 ", "\t3", "0\n").heads_taken() == [12, 3, 0]
+
+
+@pytest.mark.parametrize("blank", ["", "   ", "\t"])
+def test_a_blank_field_counts_as_zero(blank):
+    assert round_form("3", blank, "4").heads_taken() == [3, 0, 4]
+
+
+@pytest.mark.parametrize(
+    "typed",
+    ["1.5", "-3", "abc", "١٢", "１２", "+3", "1e2", "0x1f", "1 2", "½", "²", "12a", "3,0"],
+)
+def test_anything_but_ascii_digits_is_refused_at_its_seat(typed):
+    with pytest.raises(InvalidRound) as refused:
+        round_form("3", typed, "4").heads_taken()
+
+    assert set(refused.value.player_errors) == {1}
+    assert "nombre entier" in refused.value.player_errors[1]
+
+
+def test_every_unreadable_field_gets_its_own_message():
+    with pytest.raises(InvalidRound) as refused:
+        round_form("abc", "x", "4").heads_taken()
+
+    assert set(refused.value.player_errors) == {0, 1}
+
+
+def test_a_form_that_skips_a_seat_is_refused_rather_than_guessed():
+    data = MultiDict({"heads-0": "4", "heads-7": "9"})
+
+    with pytest.raises(InvalidRound) as refused:
+        RoundForm(data).heads_taken()
+
+    assert refused.value.round_errors
+
+
+@pytest.mark.parametrize("digits", [7, 5000])
+def test_a_number_too_long_to_be_heads_is_read_as_too_big(digits):
+    # 5000 digits is past Python's int() conversion limit: it must not raise.
+    assert whole_number("1" * digits) >= 10**6
+
+
+def test_the_round_number_is_read_like_heads():
+    assert round_form("1", number="4").round_number() == 4
+    assert round_form("1", number="٤").round_number() is None
+    assert round_form("1").round_number() is None
+
+
+@given(st.text())
+def test_whole_number_reads_exactly_ascii_digits(text):
+    value = whole_number(text)
+
+    stripped = text.strip()
+    if stripped.isascii() and stripped.isdigit():
+        assert value == min(int(stripped), 10**6) or value == 10**6
+    else:
+        assert value is None

@@ -65,9 +65,11 @@ class Game:
 
     def submit(self, number: int, heads: list) -> str:
         """Apply a submission; return "recorded", "refused" (422) or "stale" (nothing to do)."""
+        heads = [0 if isinstance(v, str) and not v.strip() else v for v in heads]  # blank is 0
+        if not all(isinstance(v, int) for v in heads):
+            return "refused"  # text that is not a number is refused before anything else
         if number != len(self.rounds) + 1:
             return "stale"
-        heads = [0 if isinstance(v, str) and not v.strip() else v for v in heads]  # blank is 0
         if self.is_over or not self.is_possible(heads):
             return "refused"
         self.rounds.append(list(heads))

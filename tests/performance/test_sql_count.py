@@ -11,7 +11,9 @@ import pytest
 
 from .table import Device, listing, statements
 
-BUDGET = 4  # statements per request
+BUDGET = (
+    5  # statements per request: a game is three reads (game, players, rounds), a round two writes
+)
 
 
 @pytest.fixture
@@ -42,7 +44,7 @@ def _assert_same_count(cases: dict[str, list[str]]) -> None:
     )
 
 
-def test_game_page_issues_at_most_4_statements_whatever_the_players_rounds_and_games(
+def test_game_page_issues_at_most_5_statements_whatever_the_players_rounds_and_games(
     app, client, device
 ):
     fresh, small, big = device.store_games((2, 0), (2, 1), (10, 20))
@@ -89,13 +91,13 @@ def test_round_submission_work_does_not_grow_with_players_or_rounds(app, device)
     _assert_same_count({case: seen for case, seen in cases.items() if case.startswith("htmx")})
 
 
-def test_round_submission_issues_at_most_4_statements(app, device):
+def test_round_submission_issues_at_most_5_statements(app, device):
     cases = _submissions(app, device)
 
     _assert_within_budget(cases)
 
 
-def test_history_page_issues_at_most_4_statements_whatever_the_games_stored(app, client, device):
+def test_history_page_issues_at_most_5_statements_whatever_the_games_stored(app, client, device):
     device.store_game(2, 1)
     cases = {"1 game": _counted(app, lambda: client.get("/historique"), 200)}
     device.store_games((10, 20), *[(4, 3)] * 58)
@@ -106,7 +108,7 @@ def test_history_page_issues_at_most_4_statements_whatever_the_games_stored(app,
     _assert_same_count(cases)
 
 
-def test_home_page_issues_at_most_4_statements_whatever_the_game_in_progress(app, client, device):
+def test_home_page_issues_at_most_5_statements_whatever_the_game_in_progress(app, client, device):
     cases = {"no game": _counted(app, lambda: client.get("/"), 200)}
     device.store_games((2, 1))
     cases["2 players, 1 round in progress"] = _counted(app, lambda: client.get("/"), 200)

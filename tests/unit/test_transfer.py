@@ -110,9 +110,7 @@ def test_the_documented_example_is_accepted():
 
 
 def test_a_finished_game_exports_and_reads_back_the_same():
-    original = make_game(
-        ["Alice", "Bob", "Carla"], [[10, 20, 3], [50, 8, 30], [12, 0, 9]]
-    )
+    original = make_game(["Alice", "Bob", "Carla"], [[10, 20, 3], [50, 8, 30], [12, 0, 9]])
 
     (back,) = parse_export(export_json([original]).encode())
 

@@ -6,8 +6,8 @@ from zoneinfo import ZoneInfo
 
 from flask import Flask, current_app
 
-from app.chart import score_chart
 from app import rules
+from app.chart import score_chart
 from app.rules import Scoresheet
 
 MONTHS = "janv. févr. mars avr. mai juin juil. août sept. oct. nov. déc.".split()  # noqa: SIM905

@@ -1,7 +1,8 @@
 """Fixtures shared by every test: an app on its own temporary database, migrated like production.
 
-Integration tests run on SQLite, and on PostgreSQL too when TEST_POSTGRES_URL names a server
-(`make test` and `.ci/run` start one). Without it the PostgreSQL cases are reported as skipped.
+Integration tests run on SQLite; those marked `storage` on PostgreSQL too, when TEST_POSTGRES_URL
+names a server (`make test` and `.ci/run` start one). Without it those cases are reported as
+skipped.
 """
 
 from __future__ import annotations
@@ -76,9 +77,18 @@ def _settings(url: str, **extra) -> dict:
     }
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+def pytest_generate_tests(metafunc) -> None:
+    """Run tests on SQLite; those marked `storage` (what the database itself must guarantee:
+    rounds kept once, imports, the page against a model) on PostgreSQL too."""
+    if "database_url" in metafunc.fixturenames:
+        storage = metafunc.definition.get_closest_marker("storage") is not None
+        backends = ["sqlite", "postgresql"] if storage else ["sqlite"]
+        metafunc.parametrize("database_url", backends, indirect=True)
+
+
+@pytest.fixture
 def database_url(request, tmp_path) -> Iterator[str]:
-    """Yield the URL of a migrated database holding no game, on each backend."""
+    """Yield the URL of a migrated database holding no game, on the backend asked for."""
     if request.param == "sqlite":
         path = tmp_path / "test.sqlite"
         shutil.copyfile(request.getfixturevalue("sqlite_template"), path)

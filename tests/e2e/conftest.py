@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-import sqlalchemy as sa
 from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -134,35 +133,19 @@ def _serve(database_url: str, workdir: Path) -> Iterator[LiveServer]:
             server.wait(timeout=5)
 
 
-@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
-def live_server(request) -> Iterator[LiveServer]:
-    """Yield the real app under gunicorn, on a freshly migrated database."""
-    if request.param == "postgresql" and not os.environ.get("TEST_POSTGRES_URL"):
-        pytest.skip("PostgreSQL end-to-end tests not run: TEST_POSTGRES_URL is not set")
+@pytest.fixture(scope="session")
+def live_server() -> Iterator[LiveServer]:
+    """Yield the real app under gunicorn, on a freshly migrated SQLite database.
+
+    What a browser shows does not depend on the database: PostgreSQL is tested where storage
+    is (integration tests marked `storage`, and the real-server tests of tests/reliability).
+    """
     # Our own directory, not tmp_path_factory's: other suites' runs rotate those away.
-    workdir = Path(tempfile.mkdtemp(prefix=f"sqp-e2e-{request.param}-"))
+    workdir = Path(tempfile.mkdtemp(prefix="sqp-e2e-"))
     try:
-        yield from _serve_on(request.param, workdir)
+        yield from _serve(f"sqlite:///{workdir / 'e2e.sqlite'}", workdir)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
-
-
-def _serve_on(backend: str, workdir: Path) -> Iterator[LiveServer]:
-    if backend == "sqlite":
-        yield from _serve(f"sqlite:///{workdir / 'e2e.sqlite'}", workdir)
-        return
-    admin_url = os.environ["TEST_POSTGRES_URL"]
-    name = f"sqp_e2e_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(admin_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    try:
-        url = sa.make_url(admin_url).set(database=name).render_as_string(hide_password=False)
-        yield from _serve(url, workdir)
-    finally:
-        with admin.connect() as conn:
-            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 @pytest.fixture(scope="session")

@@ -25,6 +25,8 @@ from .html import (
     totals,
 )
 
+pytestmark = pytest.mark.storage  # on SQLite and PostgreSQL
+
 
 def export_game(client, public_id: str, kind: str):
     return client.get(f"{game_url(public_id)}/export.{kind}")

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from werkzeug.datastructures import MultiDict
 
 from .actions import HTMX, dump, game_page, game_url, new_device, play_rounds, start_game
 from .html import round_lines, totals
+
+pytestmark = pytest.mark.storage  # on SQLite and PostgreSQL
 
 FUZZ = settings(
     max_examples=60,

@@ -14,6 +14,8 @@ from .actions import (
 )
 from .html import hidden_value, parse, round_lines, totals
 
+pytestmark = pytest.mark.storage  # on SQLite and PostgreSQL
+
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
 def test_same_round_submitted_twice_is_recorded_once(client, app, htmx):

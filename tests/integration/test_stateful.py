@@ -25,6 +25,8 @@ from hypothesis.stateful import (
 from .actions import game_url, new_device, round_data, start_game
 from .html import form_of, hidden_value, leaders, parse, round_lines, scoreboard, status_text
 
+pytestmark = pytest.mark.storage  # on SQLite and PostgreSQL
+
 # rules.md, « What a round can contain »: the most heads one player / all players can take in a
 # round, for n players. Copied from the rule sheet on purpose: the model must not ask the app.
 MOST_FOR_ONE = {2: 79, 3: 97, 4: 107, 5: 117, 6: 117, 7: 117, 8: 117, 9: 117, 10: 117}

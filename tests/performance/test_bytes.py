@@ -18,7 +18,6 @@ REPEAT_VISIT_BUDGET = 6 * 1024
 BROWSER = {"Accept-Encoding": "gzip, deflate, br"}
 
 # Nothing here depends on the database: SQLite alone is enough.
-pytestmark = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 
 
 @pytest.fixture

@@ -11,9 +11,10 @@ import pytest
 
 from .table import Device, listing, statements
 
-BUDGET = (
-    5  # statements per request: a game is three reads (game, players, rounds), a round two writes
-)
+pytestmark = pytest.mark.storage  # on SQLite and PostgreSQL
+
+# Statements per request: a game is three reads (game, players, rounds), a round two writes.
+BUDGET = 5
 
 
 @pytest.fixture

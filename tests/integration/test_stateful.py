@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -24,8 +23,6 @@ from hypothesis.stateful import (
 
 from .actions import game_url, new_device, round_data, start_game
 from .html import form_of, hidden_value, leaders, parse, round_lines, scoreboard, status_text
-
-pytestmark = pytest.mark.storage  # on SQLite and PostgreSQL
 
 # rules.md, « What a round can contain »: the most heads one player / all players can take in a
 # round, for n players. Copied from the rule sheet on purpose: the model must not ask the app.
@@ -232,9 +229,8 @@ def run_machine(app):
     )
 
 
-# SQLite only: the machine sends about a thousand requests, which takes over a minute on
-# PostgreSQL here; the same service code runs on both, and the PostgreSQL-specific behaviour
-# (row locks, types) is covered by the other integration tests and the concurrency tests.
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+# SQLite only (not marked storage): the machine sends about a thousand requests, which takes over
+# a minute on PostgreSQL here; the same service code runs on both, and the PostgreSQL-specific
+# behaviour (row locks, types) is covered by the storage tests and the concurrency tests.
 def test_the_page_always_shows_what_a_paper_sheet_would(app):
     run_machine(app)

@@ -60,9 +60,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     with app.app_context():
         _configure_engine(db.engine)
 
-    from app import errors, views
+    from app import assistant, errors, views
 
     app.register_blueprint(views.bp)
+    app.register_blueprint(assistant.bp)  # the table assistant, counting heads, the rules
     errors.init_app(app)
     return app
 

@@ -114,3 +114,20 @@ class Round(Model):
     heads: Mapped[list[int]] = mapped_column(JSON)
 
     game: Mapped[Game] = relationship(back_populates="rounds")
+
+
+class TableRoundState(Model):
+    """The table assistant's round for a game: the row starts and the turns placed so far.
+
+    One per game, for the round it was started for; the turns are replayed by app.rules, so the
+    stored state is only what the table typed and chose: [{"cards": [...], "row": k or null}].
+    """
+
+    __tablename__ = "table_round"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), unique=True)
+    round_number: Mapped[int]
+    starts: Mapped[list[int]] = mapped_column(JSON)
+    turns: Mapped[list[dict]] = mapped_column(JSON)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)

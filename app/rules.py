@@ -314,3 +314,282 @@ class Scoresheet:
                     f"annulez d’abord les manches suivantes, ou corrigez autrement."
                 )
         return sheet
+
+
+# --- Card placement: what the table assistant does with the cards of a round ---------------------
+# Rows are tuples of cards, oldest first; seats are 0-based, rows too (« Rangée 1 » is row 0).
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A card went after the row whose last card was lower and closest."""
+
+    seat: int
+    card: int
+    row: int
+    taken: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class SixthCard:
+    """A card would have been the sixth of its row: its player took the five, it starts the row."""
+
+    seat: int
+    card: int
+    row: int
+    taken: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class RowChosen:
+    """A card lower than every row's end: its player took the row they chose, it starts it."""
+
+    seat: int
+    card: int
+    row: int
+    taken: tuple[int, ...]
+
+
+Placement = Placed | SixthCard | RowChosen
+
+
+@dataclass(frozen=True)
+class RowChoice:
+    """A card lower than every row's end waits for its player to choose a row to take."""
+
+    seat: int
+    card: int
+    costs: tuple[int, ...]  # the heads each row would cost, row by row
+
+
+@dataclass(frozen=True)
+class TurnPlaced:
+    """What a turn did: the rows after it, and its placements from the lowest card up.
+
+    While `waiting` is set nothing of the turn is placed: the rows are those before the turn.
+    """
+
+    rows: tuple[tuple[int, ...], ...]
+    placements: tuple[Placement, ...] = ()
+    waiting: RowChoice | None = None
+
+
+def row_heads(row: Sequence[int]) -> int:
+    """Return the heads of the cards of a row."""
+    return sum(heads(card) for card in row)
+
+
+def place_turn(
+    rows: Sequence[Sequence[int]], cards: dict[int, int], chosen_row: int | None = None
+) -> TurnPlaced:
+    """Place the cards revealed in a turn (seat → card) on the rows, from the lowest card up.
+
+    A card lower than every row's end needs its player's choice: without `chosen_row` the turn
+    stops before placing anything and says who must choose; with it, that player takes the row.
+    Only the lowest card of a turn can be too low, so a turn needs at most one choice.
+    """
+    table = [tuple(row) for row in rows]
+    placements: list[Placement] = []
+    for seat, card in sorted(cards.items(), key=lambda item: item[1]):
+        lower = [index for index, row in enumerate(table) if row[-1] < card]
+        if not lower:
+            if chosen_row is None:
+                costs = tuple(row_heads(row) for row in table)
+                return TurnPlaced(
+                    tuple(tuple(row) for row in rows), (), RowChoice(seat, card, costs)
+                )
+            if not 0 <= chosen_row < len(table):
+                raise ValueError(f"no row {chosen_row + 1}")
+            placements.append(RowChosen(seat, card, chosen_row, table[chosen_row]))
+            table[chosen_row] = (card,)
+            chosen_row = None
+            continue
+        row = max(lower, key=lambda index: table[index][-1])
+        if len(table[row]) == ROW_LENGTH:
+            placements.append(SixthCard(seat, card, row, table[row]))
+            table[row] = (card,)
+        else:
+            placements.append(Placed(seat, card, row))
+            table[row] = (*table[row], card)
+    if chosen_row is not None:
+        raise ValueError("no card of this turn is lower than every row's end")
+    return TurnPlaced(tuple(table), tuple(placements))
+
+
+@dataclass(frozen=True)
+class PlayedTurn:
+    """The cards a turn revealed, in seat order, and the row chosen if one was too low."""
+
+    cards: tuple[int, ...]
+    chosen_row: int | None = None
+
+
+@dataclass(frozen=True)
+class TableRound:
+    """A round on the table: the four row starts and the turns so far, replayed from the start.
+
+    The last turn may be waiting for a choice (`waiting`); a round is complete after ten turns.
+    """
+
+    players: int
+    starts: tuple[int, ...]
+    turns: tuple[PlayedTurn, ...] = ()
+
+    @cached_property
+    def _replayed(self) -> tuple[tuple[tuple[int, ...], ...], tuple[TurnPlaced, ...]]:
+        rows: tuple[tuple[int, ...], ...] = tuple((card,) for card in self.starts)
+        placed: list[TurnPlaced] = []
+        for turn in self.turns:
+            result = place_turn(rows, dict(enumerate(turn.cards)), turn.chosen_row)
+            placed.append(result)
+            rows = result.rows
+        return rows, tuple(placed)
+
+    @property
+    def rows(self) -> tuple[tuple[int, ...], ...]:
+        return self._replayed[0]
+
+    @property
+    def placed(self) -> tuple[TurnPlaced, ...]:
+        """Return what each turn did, in order."""
+        return self._replayed[1]
+
+    @property
+    def waiting(self) -> RowChoice | None:
+        """Return the choice the last turn waits for, if any."""
+        return self.placed[-1].waiting if self.placed else None
+
+    @property
+    def turns_placed(self) -> int:
+        """Return how many turns are wholly placed (a turn waiting for a choice is not)."""
+        return len(self.turns) - (1 if self.waiting else 0)
+
+    @property
+    def is_complete(self) -> bool:
+        return self.turns_placed == HAND_SIZE
+
+    @cached_property
+    def piles(self) -> tuple[tuple[int, ...], ...]:
+        """Return the cards each player took this round, in seat order."""
+        piles: list[list[int]] = [[] for _ in range(self.players)]
+        for turn in self.placed:
+            for placement in turn.placements:
+                piles[placement.seat].extend(placement.taken)
+        return tuple(tuple(pile) for pile in piles)
+
+    @property
+    def heads_taken(self) -> tuple[int, ...]:
+        """Return the heads each player took this round, in seat order."""
+        return tuple(row_heads(pile) for pile in self.piles)
+
+    @property
+    def cards_seen(self) -> frozenset[int]:
+        """Return every card laid or revealed this round (each card exists once)."""
+        return frozenset(self.starts) | {card for turn in self.turns for card in turn.cards}
+
+    def with_turn(self, cards: Sequence[int]) -> TableRound:
+        if self.waiting or self.is_complete:
+            raise ValueError("this round takes no more cards now")
+        return TableRound(self.players, self.starts, (*self.turns, PlayedTurn(tuple(cards))))
+
+    def with_choice(self, row: int) -> TableRound:
+        if self.waiting is None:
+            raise ValueError("no card waits for a choice")
+        if not 0 <= row < ROWS:
+            raise ValueError(f"no row {row + 1}")
+        last = PlayedTurn(self.turns[-1].cards, row)
+        return TableRound(self.players, self.starts, (*self.turns[:-1], last))
+
+    def without_last_turn(self) -> TableRound:
+        return TableRound(self.players, self.starts, self.turns[:-1])
+
+
+class InvalidCards(Exception):
+    """Numbers that cannot be these cards; says why, per field and for the whole set."""
+
+    def __init__(self, field_errors: dict[int, str], errors: list[str]):
+        super().__init__("; ".join([*field_errors.values(), *errors]))
+        self.field_errors = field_errors
+        self.errors = errors
+
+
+def _card_range(players: int, pro: bool) -> str:
+    top = deck_size(players, pro)
+    if pro:
+        return f"de 1 à {top} (variante pro à {players} joueurs)"
+    return f"de 1 à {top}"
+
+
+def check_cards(
+    cards: Sequence[int | None],
+    labels: Sequence[str],
+    *,
+    players: int,
+    pro: bool = False,
+    seen: frozenset[int] = frozenset(),
+) -> tuple[int, ...]:
+    """Return the cards given in these fields (one per label; None for a blank one), or raise
+    InvalidCards saying, field by field, what is wrong.
+
+    Each must be a card of this game's deck, not one already `seen` this round, and no two alike.
+    The numbers come parsed (the forms read the text).
+    """
+    top = deck_size(players, pro)
+    field_errors: dict[int, str] = {}
+    checked: list[int] = []
+    first_field: dict[int, int] = {}
+    for index, label in enumerate(labels):
+        card = cards[index] if index < len(cards) else None
+        if card is None:
+            field_errors[index] = f"Tapez le numéro de la carte, {_card_range(players, pro)}."
+        elif not 1 <= card <= top:
+            field_errors[index] = (
+                f"{card} n’est pas une carte de ce jeu : {_card_range(players, pro)}."
+            )
+        elif card in seen:
+            field_errors[index] = f"Le {card} est déjà sur la table ou a déjà été joué."
+        elif card in first_field:
+            other = labels[first_field[card]]
+            field_errors[index] = f"Le {card} est donné deux fois ({other} et {label})."
+            field_errors.setdefault(first_field[card], field_errors[index])
+        else:
+            first_field[card] = index
+            checked.append(card)
+    if field_errors:
+        raise InvalidCards(field_errors, [])
+    return tuple(checked)
+
+
+def check_pile(cards: Sequence[int], players: int, pro: bool = False) -> tuple[int, ...]:
+    """Return the cards of a pile, or raise InvalidCards naming each number that is not a card
+    of this game, or that is there twice."""
+    if not cards:
+        raise InvalidCards({}, ["Tapez les numéros des cartes, séparés par des espaces."])
+    top = deck_size(players, pro)
+    errors: list[str] = []
+    for index, card in enumerate(cards):
+        if not 1 <= card <= top:
+            errors.append(
+                f"« {card} » n’est pas une carte de ce jeu : {_card_range(players, pro)}."
+            )
+        elif card in cards[:index]:
+            errors.append(f"Le {card} est tapé deux fois : chaque carte n’existe qu’une fois.")
+    if errors:
+        raise InvalidCards({}, errors)
+    return tuple(cards)
+
+
+def heads_detail(cards: Sequence[int]) -> str:
+    """Say the heads of each card and their sum: « 55 → 7, 10 → 3 : 10 têtes »."""
+    total = row_heads(cards)
+    detail = ", ".join(f"{card} → {heads(card)}" for card in cards)
+    return f"{detail} : {total} tête{'s' if total > 1 else ''}"
+
+
+def cards_by_heads() -> list[tuple[int, tuple[int, ...]]]:
+    """Return (heads, the cards that carry them) for the whole deck, most heads first."""
+    values = sorted({heads(card) for card in range(1, DECK_SIZE + 1)}, reverse=True)
+    return [
+        (value, tuple(card for card in range(1, DECK_SIZE + 1) if heads(card) == value))
+        for value in values
+    ]

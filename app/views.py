@@ -19,7 +19,7 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from werkzeug.datastructures import MultiDict
 
-from app import games, rules, stats, transfer
+from app import games, rules, stats, table, transfer
 from app.device import claim_device, current_device_hash
 from app.extensions import db, limiter
 from app.forms import CancelRoundForm, EditRoundForm, NewGameForm, RoundForm
@@ -108,7 +108,10 @@ def _new_game_form(
 def game(public_id: str) -> Response:
     """Show a game: scores, the round sheet, and the entry form or the result."""
     found = games.find_game(public_id, current_device_hash())
-    return vary_on_htmx(current_app.make_response(_game_page(found)))
+    # The round form may come filled in: by a finished assistant round, or a count of a pile.
+    helped = table.round_help(found, current_device_hash(), request.args)
+    page = _game_page(found, round_help=helped, typed=helped.typed)
+    return vary_on_htmx(current_app.make_response(page))
 
 
 @bp.post("/parties/<public_id>/manches")

@@ -7,9 +7,11 @@ document.addEventListener("keydown", (event) => {
   const field = event.target;
   if (!(field instanceof HTMLInputElement) || !field.form) return;
 
-  if (field.matches("[data-heads]")) {
-    // Enter moves to the next player's field; on the last one the browser submits the form.
-    const fields = [...field.form.querySelectorAll("[data-heads]")];
+  const kind = ["data-heads", "data-card"].find((name) => field.hasAttribute(name));
+  if (kind) {
+    // Enter moves to the next player's field (heads, or a card for the assistant); on the last
+    // one the browser submits the form.
+    const fields = [...field.form.querySelectorAll(`[${kind}]`)];
     const next = fields[fields.indexOf(field) + 1];
     if (next) {
       event.preventDefault();

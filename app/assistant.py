@@ -1,0 +1,236 @@
+"""Pages that help at the table: the round assistant, « Compter les têtes », « Règles du jeu »."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask.typing import ResponseReturnValue
+
+from app import games, rules, table
+from app.assistant_forms import cards_typed, pile_typed, step_number, typed_fields
+from app.device import current_device_hash
+from app.extensions import db, limiter
+from app.htmx import is_htmx, vary_on_htmx
+
+bp = Blueprint("assistant", __name__)
+
+
+def _write_limit() -> str:
+    return current_app.config["RATELIMIT_WRITES"]
+
+
+@bp.get("/regles")
+def game_rules() -> str:
+    """Show the rules of the game in the product's words, with the heads of every card."""
+    return render_template("rules.html", cards_by_heads=rules.cards_by_heads())
+
+
+@bp.get("/parties/<public_id>/compter")
+def count(public_id: str) -> ResponseReturnValue:
+    """Count the heads of the cards typed, naming any number that is not a card of this game."""
+    found = games.find_game(public_id, current_device_hash())
+    sheet = found.scoresheet
+    typed = request.args.get("cartes", "")[:1000]
+    seat = step_number(request.args.get("joueur"))
+    cards: tuple[int, ...] = ()
+    errors: list[str] = []
+    if "cartes" in request.args:
+        try:
+            cards = rules.check_pile(pile_typed(typed), len(sheet.players), sheet.rules.pro)
+        except rules.InvalidCards as error:
+            errors = error.errors
+    page = render_template(
+        "count.html",
+        game=found,
+        sheet=sheet,
+        typed=typed,
+        seat=seat if seat is not None and seat < len(sheet.players) else None,
+        detail=rules.heads_detail(cards) if cards else None,
+        total=rules.row_heads(cards),
+        errors=errors,
+    )
+    return page, 422 if errors else 200
+
+
+@bp.get("/parties/<public_id>/assistant")
+def assistant(public_id: str) -> Response:
+    """Show the round assistant: the rows, the turn to place, or the choice a player must make."""
+    current = table.assistant(public_id, current_device_hash())
+    if current.dropped:
+        flash(
+            f"La manche {current.dropped} a été saisie à la main : "
+            "l’assistant a laissé de côté les tours qu’il avait placés.",
+            "info",
+        )
+    typed = request.args.get("reprendre", "")[:200].split()  # a turn taken back, to type again
+    return vary_on_htmx(current_app.make_response(_page(current, typed=typed)))
+
+
+@bp.post("/parties/<public_id>/assistant/rangees")
+@limiter.limit(_write_limit)
+def lay_rows(public_id: str) -> ResponseReturnValue:
+    """Lay the four cards that start the rows."""
+    typed = typed_fields(request.form, "row", rules.ROWS)
+    number = step_number(request.form.get("number"))
+    return _step(
+        public_id, typed, lambda cards: table.lay_rows(public_id, _device(), number, cards)
+    )
+
+
+@bp.post("/parties/<public_id>/assistant/rangees/reprendre")
+@limiter.limit(_write_limit)
+def clear_rows(public_id: str) -> ResponseReturnValue:
+    """Pick the rows up again before any turn, to lay them anew."""
+    number = step_number(request.form.get("number"))
+    return _step(public_id, [], lambda _cards: table.clear_rows(public_id, _device(), number))
+
+
+@bp.post("/parties/<public_id>/assistant/tours")
+@limiter.limit(_write_limit)
+def place_cards(public_id: str) -> ResponseReturnValue:
+    """Place the cards the players revealed, or stop at the card whose player must choose."""
+    typed = typed_fields(request.form, "card", rules.MAX_PLAYERS)
+    turn = step_number(request.form.get("turn"))
+    return _step(
+        public_id, typed, lambda cards: table.place_cards(public_id, _device(), turn, cards)
+    )
+
+
+@bp.post("/parties/<public_id>/assistant/choix")
+@limiter.limit(_write_limit)
+def choose_row(public_id: str) -> ResponseReturnValue:
+    """Let the player of the too-low card take the row they chose."""
+    turn, row = step_number(request.form.get("turn")), step_number(request.form.get("row"))
+    return _step(public_id, [], lambda _cards: table.choose_row(public_id, _device(), turn, row))
+
+
+@bp.post("/parties/<public_id>/assistant/annuler")
+@limiter.limit(_write_limit)
+def take_back_turn(public_id: str) -> ResponseReturnValue:
+    """Take back the last turn (with its row choice), once per tap."""
+    turn = step_number(request.form.get("turn"))
+    return _step(
+        public_id,
+        [],
+        lambda _cards: table.take_back_turn(public_id, _device(), turn),
+        done=f"Tour {turn} annulé : ses cartes sont reprises, à placer de nouveau.",
+    )
+
+
+def _device() -> str | None:
+    return current_device_hash()
+
+
+def _step(
+    public_id: str,
+    typed: list[str],
+    write: Callable[[list[int | None]], table.Assistant],
+    done: str | None = None,
+) -> ResponseReturnValue:
+    """Do one step of the assistant from the cards typed; answer it, or show what is wrong."""
+    try:
+        current = write(cards_typed(typed))
+    except rules.InvalidCards as unreadable:  # the form's own: text that is not a number
+        current = table.assistant(public_id, _device())
+        return _page(current, error=unreadable, typed=typed, status=422)
+    except table.CardsRefused as refusal:
+        return _page(refusal.assistant, error=refusal, typed=typed, status=422)
+    except table.StaleStep as stale:
+        flash(f"{stale} Voici la table à jour.", "info")
+        return _answer(stale.assistant)
+    db.session.commit()
+    if done:
+        flash(done, "info")
+    return _answer(current)
+
+
+def _answer(current: table.Assistant) -> ResponseReturnValue:
+    """Answer a step that went through: the assistant's live part for htmx, else a redirect to
+    its page (Post/Redirect/Get), carrying the cards of a turn taken back."""
+    if is_htmx():
+        return _page(current, typed=[str(card) for card in current.taken_back])
+    again = " ".join(map(str, current.taken_back)) or None  # None: no argument at all
+    return redirect(
+        url_for("assistant.assistant", public_id=current.game.public_id, reprendre=again), 303
+    )
+
+
+@dataclass(frozen=True)
+class RowView:
+    """A row as the page shows it: its number, its cards with their heads, its heads in all."""
+
+    number: int
+    cards: tuple[tuple[int, int], ...]
+    heads: int
+
+
+def _rows_view(round_table: rules.TableRound | None) -> list[RowView]:
+    if round_table is None:
+        return []
+    return [
+        RowView(number, tuple((card, rules.heads(card)) for card in row), rules.row_heads(row))
+        for number, row in enumerate(round_table.rows, start=1)
+    ]
+
+
+def _story(round_table: rules.TableRound | None, names: Sequence[str]) -> list[str]:
+    """Say what the last placed turn did, card by card, from the lowest."""
+    if round_table is None or not round_table.placed or round_table.waiting:
+        return []
+    lines = []
+    for placement in round_table.placed[-1].placements:
+        name, card, row = names[placement.seat], placement.card, placement.row + 1
+        taken = f"{' '.join(map(str, placement.taken))} : {_heads(placement.taken)}"
+        if isinstance(placement, rules.SixthCard):
+            lines.append(
+                f"{name} : le {card} était la 6e carte de la rangée {row}, "
+                f"{name} ramasse ses cinq cartes ({taken})."
+            )
+        elif isinstance(placement, rules.RowChosen):
+            lines.append(
+                f"{name} : le {card} était trop petit, {name} a ramassé la rangée {row} ({taken})."
+            )
+        else:
+            lines.append(f"{name} : le {card} va sur la rangée {row}.")
+    return lines
+
+
+def _heads(cards: Sequence[int]) -> str:
+    count = rules.row_heads(cards)
+    return f"{count} tête{'s' if count > 1 else ''}"
+
+
+def _page(
+    current: table.Assistant,
+    *,
+    error: rules.InvalidCards | table.CardsRefused | None = None,
+    typed: Sequence[str] = (),
+    status: int = 200,
+) -> tuple[str, int]:
+    """Render the assistant: its live part (and the messages) for htmx, the whole page otherwise."""
+    template = "_assistant_update.html" if is_htmx() else "assistant.html"
+    return render_template(
+        template,
+        assistant=current,
+        game=current.game,
+        sheet=current.game.scoresheet,
+        round_table=current.table,
+        row_labels=table.ROW_LABELS,
+        rows=_rows_view(current.table),
+        story=_story(current.table, current.game.scoresheet.players),
+        story_turn=current.turn_count,
+        typed=list(typed),
+        field_errors=error.field_errors if error else {},
+        errors=error.errors if error else [],
+    ), status

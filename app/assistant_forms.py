@@ -1,0 +1,49 @@
+"""What the assistant and the head counter read from their forms: typed text becomes card
+numbers here; what a card may be is decided in app.rules."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from app import rules
+from app.forms import whole_number
+
+SEPARATORS = re.compile(r"[\s,;]+")
+
+
+def typed_fields(formdata: Mapping[str, str], prefix: str, count: int) -> list[str]:
+    """Return the text of fields `prefix-0` … `prefix-(count - 1)` as typed, to show it again."""
+    return [(formdata.get(f"{prefix}-{index}") or "")[:20] for index in range(count)]
+
+
+def cards_typed(typed: Sequence[str]) -> list[int | None]:
+    """Return the number in each field (None for a blank one), or raise InvalidCards naming the
+    fields that hold something else."""
+    errors = {
+        index: f"« {text.strip()} » n’est pas un numéro de carte."
+        for index, text in enumerate(typed)
+        if text.strip() and whole_number(text) is None
+    }
+    if errors:
+        raise rules.InvalidCards(errors, [])
+    return [whole_number(text) for text in typed]
+
+
+def pile_typed(text: str) -> list[int]:
+    """Return the numbers of a text such as « 55 10, 23 » (spaces, commas), or raise
+    InvalidCards naming each word that is not a number."""
+    words = [word for word in SEPARATORS.split(text) if word]
+    errors = [
+        f"« {word[:20]} » n’est pas un numéro de carte."
+        for word in words
+        if whole_number(word) is None
+    ]
+    if errors:
+        raise rules.InvalidCards({}, errors)
+    return [number for word in words if (number := whole_number(word)) is not None]
+
+
+def step_number(typed: str | None) -> int | None:
+    """Return the number of a step a form carries (a round, a turn, a row), or None."""
+    return whole_number(typed)

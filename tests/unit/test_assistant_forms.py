@@ -1,0 +1,29 @@
+"""Typed card numbers read by the assistant's and the counter's forms (app/assistant_forms.py)."""
+
+import pytest
+
+from app.assistant_forms import cards_typed, pile_typed, typed_fields
+from app.rules import InvalidCards
+
+
+def test_fields_are_read_by_position_and_a_blank_one_is_none():
+    typed = typed_fields({"card-0": " 50 ", "card-2": "7"}, "card", 3)
+    assert typed == [" 50 ", "", "7"]
+    assert cards_typed(typed) == [50, None, 7]
+
+
+def test_a_field_that_holds_no_number_is_named():
+    with pytest.raises(InvalidCards) as refused:
+        cards_typed(["50", "abc", "-3"])
+    assert set(refused.value.field_errors) == {1, 2}
+    assert "« abc »" in refused.value.field_errors[1]
+
+
+def test_a_pile_is_split_on_spaces_and_commas():
+    assert pile_typed(" 55 10,23 ,, 11;4 ") == [55, 10, 23, 11, 4]
+
+
+def test_a_word_of_a_pile_that_is_no_number_is_named():
+    with pytest.raises(InvalidCards) as refused:
+        pile_typed("12 douze 3")
+    assert refused.value.errors == ["« douze » n’est pas un numéro de carte."]

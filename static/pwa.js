@@ -1,0 +1,304 @@
+// The phone at the table, whatever the network. A round (or a cancel) that cannot reach the
+// server waits in this browser's storage and goes by itself when the network is back, exactly
+// once: each form names its round, and the server answers a repeat with the sheet as it stands.
+// Also: the offline notice, the service worker, and « Garder l’écran allumé ». The forms work
+// without any of this; it only keeps what a lost network would drop.
+"use strict";
+
+(() => {
+  const QUEUE = "sqp-en-attente"; // forms waiting for the network, all games, oldest first
+  const SCREEN = "sqp-ecran-allume"; // "0" once « Garder l’écran allumé » is unticked
+  const page = location.pathname;
+  const root = document.documentElement;
+  let sending = false;
+  let retry = 0;
+  let retryTimer = 0;
+
+  const read = () => {
+    try {
+      return JSON.parse(localStorage.getItem(QUEUE)) || [];
+    } catch {
+      return [];
+    }
+  };
+  const write = (items) => {
+    try {
+      localStorage.setItem(QUEUE, JSON.stringify(items));
+    } catch {} // storage full or refused: the round stays in the form, and the message says so
+  };
+  const here = () => read().filter((item) => item.page === page);
+  const same = (a, b) => a.action === b.action && a.number === b.number;
+  const roundForm = () => document.getElementById("round-form");
+  const cap = (text) => text[0].toUpperCase() + text.slice(1);
+  const queueable = (form) => form instanceof HTMLFormElement && form.matches("#game form[data-hx-post]");
+
+  // The notices sit just before #game, outside what htmx swaps.
+  const game = document.getElementById("game");
+  const bar = document.createElement("div");
+  bar.className = "network";
+  bar.innerHTML = '<p role="status" class="notice" hidden></p><p role="status"></p><ul class="hint"></ul>';
+  const [banner, status, pending] = bar.children;
+  if (game) game.before(bar);
+
+  function say(text) {
+    status.textContent = text;
+    status.className = text ? "notice" : "";
+  }
+
+  function waitingMessage() {
+    const items = here();
+    if (!items.length) return "";
+    const what = items.map((item) => item.what).join(" et ");
+    return `Pas de réseau : ${what} ${items.length > 1 ? "seront envoyées" : "sera envoyée"} dès son retour.`;
+  }
+
+  function showPending() {
+    pending.replaceChildren(
+      ...here().map((item) => {
+        const line = document.createElement("li");
+        line.textContent = `En attente : ${item.what}${item.summary ? ` (${item.summary})` : ""}`;
+        return line;
+      }),
+    );
+  }
+
+  function showBanner() {
+    const copy = root.hasAttribute("data-offline-copy");
+    banner.hidden = !copy && navigator.onLine;
+    banner.textContent = copy
+      ? "Hors ligne : voici les scores de votre dernière visite sur ce téléphone."
+      : "Hors ligne : les manches saisies seront envoyées plus tard.";
+  }
+
+  // Keep a form's submission, in round order: a round goes before any later round of the game.
+  function keep(form) {
+    const number = form.elements.number?.value;
+    const round = form.id === "round-form";
+    const heads = [...form.querySelectorAll("[data-heads]")];
+    const item = {
+      page,
+      action: form.action,
+      number,
+      round,
+      fields: [...new FormData(form)].filter(([, value]) => typeof value === "string"),
+      what: round
+        ? `la manche ${number}`
+        : /\/annuler$/.test(form.action)
+          ? `l’annulation de la manche ${number}`
+          : `la demande « ${form.querySelector("button")?.textContent.trim()} »`,
+      summary: heads.map((field) => `${field.labels[0]?.textContent} ${field.value || 0}`).join(", "),
+    };
+    const items = read();
+    const known = items.findIndex((old) => same(old, item));
+    if (known >= 0) items[known] = item;
+    else {
+      const later = items.findIndex((old) => round && old.round && old.action === item.action && +old.number > +number);
+      items.splice(later < 0 ? items.length : later, 0, item);
+    }
+    write(items);
+    showPending();
+  }
+
+  function later() {
+    clearTimeout(retryTimer);
+    retry = Math.min(retry * 2 || 2000, 60000);
+    retryTimer = setTimeout(flush, retry);
+  }
+
+  // Send what waits, oldest first; stop at the first that the network does not carry.
+  async function flush() {
+    clearTimeout(retryTimer);
+    if (sending) return;
+    sending = true;
+    let sent = 0;
+    try {
+      for (let item = read()[0]; item; item = read()[0]) {
+        const open = roundForm()?.elements.number.value;
+        if (item.round && item.page === page && open && +item.number > +open) {
+          // An earlier round was refused: it must be corrected and recorded first.
+          say(`${cap(item.what)} attend que la manche ${open} soit enregistrée.`);
+          return;
+        }
+        let response = null;
+        try {
+          response = await fetch(item.action, {
+            method: "POST",
+            body: new URLSearchParams(item.fields),
+            headers: { "HX-Request": "true" },
+            signal: AbortSignal.timeout(10000),
+          });
+        } catch {}
+        if (!response || [429, 502, 503, 504].includes(response.status)) {
+          if (item.page === page) say(waitingMessage());
+          later();
+          return;
+        }
+        write(read().filter((old) => !same(old, item)));
+        sent += 1;
+        if (item.page !== page) continue;
+        if ([200, 422].includes(response.status)) showGame(await response.text());
+        else say(`Échec de l’envoi de ${item.what} (erreur ${response.status}) : saisissez-la de nouveau.`);
+      }
+      retry = 0;
+      if (sent) say("Réseau revenu : tout ce qui attendait a été envoyé.");
+      if (root.hasAttribute("data-offline-copy")) await refresh();
+    } finally {
+      sending = false;
+      showPending();
+    }
+  }
+
+  // Put the server's answer in place of #game, as htmx would, keeping a round being typed.
+  function showGame(html) {
+    const old = document.getElementById("game");
+    const template = document.createElement("template");
+    template.innerHTML = html;
+    const fresh = template.content.getElementById("game");
+    if (!old || !fresh) return;
+    const form = roundForm();
+    const typing = form && [...form.querySelectorAll("[data-heads]")].filter((field) => field.value);
+    old.replaceWith(fresh);
+    window.htmx?.process(fresh);
+    const next = roundForm();
+    if (typing && next && next.elements.number.value === form.elements.number.value) {
+      for (const field of typing) next.elements[field.name].value = field.value;
+    }
+  }
+
+  async function refresh() {
+    try {
+      const response = await fetch(location.href, { headers: { "HX-Request": "true" } });
+      if (!response.ok) return;
+      showGame(await response.text());
+      root.removeAttribute("data-offline-copy");
+      showBanner();
+    } catch {}
+  }
+
+  // Show the round form as round `number` with these values (a queued round, or a blank next one).
+  function setRound(form, number, fields) {
+    const values = Object.fromEntries(fields);
+    form.elements.number.value = number;
+    const legend = form.querySelector("legend");
+    legend.textContent = legend.textContent.replace(/\d+/, number);
+    form.querySelectorAll(".error-summary, .field-error").forEach((element) => element.remove());
+    for (const field of form.querySelectorAll("[data-heads]")) {
+      field.value = values[field.name] ?? "";
+      field.removeAttribute("aria-invalid");
+      field.removeAttribute("aria-describedby");
+    }
+  }
+
+  document.addEventListener("htmx:before:request", (event) => {
+    // Something already waits for this game: this form goes after it, never before.
+    const form = event.detail.ctx?.sourceElement;
+    if (!queueable(form) || !here().length) return;
+    event.preventDefault();
+    const rounds = here().filter((item) => item.round);
+    if (/\/annuler$/.test(form.action) && rounds.length) {
+      // Cancelling while a round waits takes that round back, as it never reached the server.
+      const last = rounds.at(-1);
+      write(read().filter((old) => !same(old, last)));
+      if (roundForm()) setRound(roundForm(), last.number, last.fields);
+      say(`${cap(last.what)} n’est plus en attente : elle n’avait pas été envoyée.`);
+      showPending();
+      return;
+    }
+    keep(form);
+    flush();
+  });
+
+  document.addEventListener("htmx:error", (event) => {
+    // No answer at all: no network, or a timeout. (htmx reports other failures here too.)
+    const ctx = event.detail.ctx;
+    if (!ctx || ctx.response || !queueable(ctx.sourceElement)) return;
+    keep(ctx.sourceElement);
+    say(waitingMessage());
+    later();
+  });
+
+  document.addEventListener("htmx:after:request", (event) => {
+    // A proxy in front of a server that is down or restarting: as good as no network.
+    const ctx = event.detail.ctx;
+    if (![502, 503, 504].includes(ctx?.response?.status) || !queueable(ctx.sourceElement)) return;
+    event.preventDefault();
+    keep(ctx.sourceElement);
+    say(waitingMessage());
+    later();
+  });
+
+  document.addEventListener("focusin", (event) => {
+    // Typing in a round that already waits starts the next one.
+    const form = event.target.form;
+    if (!event.target.matches?.("[data-heads]") || form?.id !== "round-form") return;
+    const number = form.elements.number.value;
+    if (here().some((item) => item.round && item.number === number)) setRound(form, +number + 1, []);
+  });
+
+  addEventListener("online", () => {
+    retry = 0;
+    showBanner();
+    flush();
+  });
+  addEventListener("offline", showBanner);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && read().length) flush();
+  });
+
+  if (game) {
+    showBanner();
+    const rounds = here().filter((item) => item.round);
+    const form = roundForm();
+    if (rounds.length && form) setRound(form, rounds.at(-1).number, rounds.at(-1).fields);
+    showPending();
+    say(waitingMessage());
+    screenSwitch();
+  }
+  if (read().length) flush();
+  else if (root.hasAttribute("data-offline-copy") && navigator.onLine) refresh();
+
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    addEventListener("load", () => navigator.serviceWorker.register("/sw.js").catch(() => {}));
+  }
+
+  // « Garder l’écran allumé »: a wake lock while a game is going on and the page is visible.
+  function screenSwitch() {
+    if (!("wakeLock" in navigator)) {
+      const note = document.createElement("p");
+      note.className = "hint";
+      note.textContent = window.isSecureContext
+        ? "Ce navigateur ne sait pas garder l’écran allumé."
+        : "Pour garder l’écran allumé, ouvrez le compteur par une adresse https://.";
+      bar.append(note);
+      return;
+    }
+    const label = document.createElement("label");
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.checked = localStorage.getItem(SCREEN) !== "0";
+    label.append(box, " Garder l’écran allumé");
+    bar.append(label);
+    let lock = null;
+    let asking = false;
+    const update = async () => {
+      const wanted = box.checked && document.visibilityState === "visible" && roundForm();
+      if (wanted && !lock && !asking) {
+        asking = true;
+        try {
+          lock = await navigator.wakeLock.request("screen");
+          lock.addEventListener("release", () => (lock = null));
+        } catch {} // refused (battery saver, no user gesture yet): the switch stays as chosen
+        asking = false;
+      } else if (!wanted && lock) {
+        lock.release();
+      }
+    };
+    box.addEventListener("change", () => {
+      localStorage.setItem(SCREEN, box.checked ? "1" : "0");
+      update();
+    });
+    document.addEventListener("visibilitychange", update);
+    document.addEventListener("htmx:after:swap", update);
+    update();
+  }
+})();

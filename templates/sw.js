@@ -1,0 +1,79 @@
+// The service worker (app/pwa.py renders it): this version's static files, and the last copy of
+// each game page opened on this phone, to show its scores again without network.
+"use strict";
+
+const VERSION = {{ version | tojson }};
+const PRECACHE = {{ precache | tojson }};
+const STATIC = "static-" + VERSION;
+const PAGES = "pages"; // kept across versions: a deploy must not lose a table's offline copy
+const KEPT_PAGES = 50; // the most recently opened games; each copy is a few KB
+const SLOW_MS = 6000; // a network this slow is no network at the table: show the copy
+const GAME_PAGE = /^\/parties\/(?!nouvelle$)[^/]+$/;
+// static/app.1a2b3c4d5e6f.css -> static/app.css: an old page's files, in their current version.
+const plain = (path) => path.replace(/\.[0-9a-f]{12}(\.[^./]+)$/, "$1");
+const current = new Map(PRECACHE.map((url) => [plain(url), url]));
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(STATIC).then((cache) => cache.addAll(PRECACHE)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  const keep = [STATIC, PAGES];
+  event.waitUntil(
+    caches.keys()
+      .then((names) => Promise.all(names.filter((name) => !keep.includes(name)).map((name) => caches.delete(name))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== location.origin) return;
+  if (request.mode === "navigate") {
+    if (GAME_PAGE.test(url.pathname)) event.respondWith(gamePage(request));
+  } else if (url.pathname.startsWith("/static/")) {
+    event.respondWith(staticFile(request, url.pathname));
+  }
+});
+
+async function staticFile(request, path) {
+  const cache = await caches.open(STATIC);
+  return (await cache.match(path)) || (await cache.match(current.get(plain(path)) || path)) || fetch(request);
+}
+
+// Network first, so that a page is never stale when the server answers; its copy otherwise.
+async function gamePage(request) {
+  const cache = await caches.open(PAGES);
+  const network = fetch(request).then(async (response) => {
+    if (response.ok) await keepCopy(cache, request, response.clone());
+    else if (response.status === 404) await cache.delete(request, { ignoreVary: true }); // a deleted game
+    return response;
+  });
+  const late = new Promise((resolve) => setTimeout(resolve, SLOW_MS))
+    .then(() => offlineCopy(cache, request))
+    .then((copy) => copy || network);
+  try {
+    return await Promise.race([network, late]);
+  } catch (error) {
+    return (await offlineCopy(cache, request)) || Response.error();
+  }
+}
+
+async function keepCopy(cache, request, response) {
+  await cache.delete(request, { ignoreVary: true }); // put it last: the oldest copies go first
+  await cache.put(request, response);
+  const requests = await cache.keys();
+  await Promise.all(requests.slice(0, -KEPT_PAGES).map((old) => cache.delete(old)));
+}
+
+// The copy, marked so that the page says it is offline (static/pwa.js reads the mark).
+async function offlineCopy(cache, request) {
+  const copy = await cache.match(request, { ignoreVary: true });
+  if (!copy) return undefined;
+  const headers = new Headers(copy.headers);
+  headers.delete("Content-Encoding");
+  headers.delete("Content-Length");
+  const html = (await copy.text()).replace("<html ", "<html data-offline-copy ");
+  return new Response(html, { status: 200, headers });
+}

@@ -262,14 +262,16 @@
   }
 
   // « Garder l’écran allumé »: a wake lock while a game is going on and the page is visible.
+  // Below the game, out of the way of the round form.
   function screenSwitch() {
+    const line = document.createElement("p");
+    line.className = "screen-switch";
+    game.after(line);
     if (!("wakeLock" in navigator)) {
-      const note = document.createElement("p");
-      note.className = "hint";
-      note.textContent = window.isSecureContext
+      line.className = "hint";
+      line.textContent = window.isSecureContext
         ? "Ce navigateur ne sait pas garder l’écran allumé."
         : "Pour garder l’écran allumé, ouvrez le compteur par une adresse https://.";
-      bar.append(note);
       return;
     }
     const label = document.createElement("label");
@@ -277,7 +279,7 @@
     box.type = "checkbox";
     box.checked = localStorage.getItem(SCREEN) !== "0";
     label.append(box, " Garder l’écran allumé");
-    bar.append(label);
+    line.append(label);
     let lock = null;
     let asking = false;
     const update = async () => {

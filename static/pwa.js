@@ -32,13 +32,15 @@
   const cap = (text) => text[0].toUpperCase() + text.slice(1);
   const queueable = (form) => form instanceof HTMLFormElement && form.matches("#game form[data-hx-post]");
 
-  // The notices sit just before #game, outside what htmx swaps.
+  // The notices sit just before #game (outside what htmx swaps), or atop other pages.
   const game = document.getElementById("game");
+  const unsent = "Pas de réseau : rien n’a été envoyé, ce qui est saisi reste là. Réessayez à son retour.";
   const bar = document.createElement("div");
   bar.className = "network";
   bar.innerHTML = '<p role="status" class="notice" hidden></p><p role="status"></p><ul class="hint"></ul>';
   const [banner, status, pending] = bar.children;
   if (game) game.before(bar);
+  else document.getElementById("main")?.prepend(bar);
 
   function say(text) {
     status.textContent = text;
@@ -66,8 +68,10 @@
     const copy = root.hasAttribute("data-offline-copy");
     banner.hidden = !copy && navigator.onLine;
     banner.textContent = copy
-      ? "Hors ligne : voici les scores de votre dernière visite sur ce téléphone."
-      : "Hors ligne : les manches saisies seront envoyées plus tard.";
+      ? "Hors ligne : voici cette page telle qu’à votre dernière visite sur ce téléphone."
+      : game
+        ? "Hors ligne : les manches saisies seront envoyées plus tard."
+        : "Hors ligne.";
   }
 
   // Keep a form's submission, in round order: a round goes before any later round of the game.
@@ -211,10 +215,19 @@
   document.addEventListener("htmx:error", (event) => {
     // No answer at all: no network, or a timeout. (htmx reports other failures here too.)
     const ctx = event.detail.ctx;
-    if (!ctx || ctx.response || !queueable(ctx.sourceElement)) return;
+    if (!ctx || ctx.response) return;
+    if (!queueable(ctx.sourceElement)) return say(unsent); // e.g. a new game: sent again by hand
     keep(ctx.sourceElement);
     say(waitingMessage());
     later();
+  });
+
+  document.addEventListener("submit", (event) => {
+    // A plain form (an edit, a rematch) would leave for the browser's error page: stay instead.
+    const form = event.target;
+    if (navigator.onLine || form.matches("[data-hx-post]") || form.method !== "post") return;
+    event.preventDefault();
+    say(unsent);
   });
 
   document.addEventListener("htmx:after:request", (event) => {
@@ -245,8 +258,8 @@
     if (document.visibilityState === "visible" && read().length) flush();
   });
 
+  showBanner();
   if (game) {
-    showBanner();
     const rounds = here().filter((item) => item.round);
     const form = roundForm();
     if (rounds.length && form) setRound(form, rounds.at(-1).number, rounds.at(-1).fields);

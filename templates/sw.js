@@ -1,14 +1,15 @@
 // The service worker (app/pwa.py renders it): this version's static files, and the last copy of
-// each game page opened on this phone, to show its scores again without network.
+// each game page opened on this phone (and of home), to show its scores again without network.
 "use strict";
 
 const VERSION = {{ version | tojson }};
 const PRECACHE = {{ precache | tojson }};
 const STATIC = "static-" + VERSION;
 const PAGES = "pages"; // kept across versions: a deploy must not lose a table's offline copy
-const KEPT_PAGES = 50; // the most recently opened games; each copy is a few KB
+const KEPT_PAGES = 50; // the pages most recently opened; each copy is a few KB
 const SLOW_MS = 6000; // a network this slow is no network at the table: show the copy
-const GAME_PAGE = /^\/parties\/(?!nouvelle$)[^/]+$/;
+// Pages kept for offline: a game, and home (where the installed app starts, with « Reprendre »).
+const KEPT = /^\/(parties\/(?!nouvelle$)[^/]+)?$/;
 // static/app.1a2b3c4d5e6f.css -> static/app.css: an old page's files, in their current version.
 const plain = (path) => path.replace(/\.[0-9a-f]{12}(\.[^./]+)$/, "$1");
 const current = new Map(PRECACHE.map((url) => [plain(url), url]));
@@ -31,7 +32,7 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== location.origin) return;
   if (request.mode === "navigate") {
-    if (GAME_PAGE.test(url.pathname)) event.respondWith(gamePage(request));
+    if (KEPT.test(url.pathname)) event.respondWith(keptPage(request));
   } else if (url.pathname.startsWith("/static/")) {
     event.respondWith(staticFile(request, url.pathname));
   }
@@ -43,7 +44,7 @@ async function staticFile(request, path) {
 }
 
 // Network first, so that a page is never stale when the server answers; its copy otherwise.
-async function gamePage(request) {
+async function keptPage(request) {
   const cache = await caches.open(PAGES);
   const network = fetch(request).then(async (response) => {
     if (response.ok) await keepCopy(cache, request, response.clone());

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from .pages import GamePage, NewGamePage
+from .pages import GamePage, HomePage, NewGamePage
 
 pytestmark = pytest.mark.e2e
 
@@ -141,6 +141,37 @@ def test_a_game_page_already_opened_reloads_offline_with_its_last_scores(
 
     context.set_offline(False)
     expect(page.get_by_role("status").filter(has_text="Hors ligne")).to_be_hidden()
+
+
+def test_the_installed_app_opens_offline_from_home_to_the_game_in_progress(
+    page: Page, context: BrowserContext
+):
+    game = start(page)
+    game.play_round(NAMES, [4, 9], 1)
+    controlled_by_the_service_worker(page)
+    home = HomePage(page).open()
+
+    context.set_offline(True)
+    page.reload()
+    game = home.resume_game()
+
+    game.expect_totals({"Alice": 4, "Bruno": 9})
+    expect(page.get_by_role("status").filter(has_text="Hors ligne")).to_be_visible()
+
+
+def test_a_form_that_cannot_wait_says_so_offline_and_keeps_what_was_typed(
+    page: Page, context: BrowserContext
+):
+    game = start(page)
+    game.play_round(NAMES, [4, 9], 1)
+    page.get_by_role("link", name="Modifier la manche 1").click()
+    context.set_offline(True)
+
+    page.get_by_role("spinbutton", name="Alice", exact=True).fill("6")
+    page.get_by_role("button", name="Enregistrer la manche", exact=True).click()
+
+    expect(network_status(page)).to_contain_text("rien n’a été envoyé")
+    expect(page.get_by_role("spinbutton", name="Alice", exact=True)).to_have_value("6")
 
 
 def test_the_service_worker_controls_pages_with_the_manifest_and_icons_served(page: Page):

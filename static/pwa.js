@@ -14,18 +14,30 @@
   let retry = 0;
   let retryTimer = 0;
 
+  // Storage may be refused (private browsing, full): then nothing waits, and the page says so.
+  const load = (key) => {
+    try {
+      return localStorage.getItem(key);
+    } catch {
+      return null;
+    }
+  };
+  const store = (key, value) => {
+    try {
+      localStorage.setItem(key, value);
+      return true;
+    } catch {
+      return false;
+    }
+  };
   const read = () => {
     try {
-      return JSON.parse(localStorage.getItem(QUEUE)) || [];
+      return JSON.parse(load(QUEUE)) || [];
     } catch {
       return [];
     }
   };
-  const write = (items) => {
-    try {
-      localStorage.setItem(QUEUE, JSON.stringify(items));
-    } catch {} // storage full or refused: the round stays in the form, and the message says so
-  };
+  const write = (items) => store(QUEUE, JSON.stringify(items));
   const here = () => read().filter((item) => item.page === page);
   const same = (a, b) => a.action === b.action && a.number === b.number;
   const roundForm = () => document.getElementById("round-form");
@@ -74,7 +86,8 @@
         : "Hors ligne.";
   }
 
-  // Keep a form's submission, in round order: a round goes before any later round of the game.
+  // Keep a form's submission, in round order (a round goes before any later round of the game);
+  // false if the browser's storage refused it.
   function keep(form) {
     const number = form.elements.number?.value;
     const round = form.id === "round-form";
@@ -99,8 +112,17 @@
       const later = items.findIndex((old) => round && old.round && old.action === item.action && +old.number > +number);
       items.splice(later < 0 ? items.length : later, 0, item);
     }
-    write(items);
+    const kept = write(items);
     showPending();
+    if (!kept) say(unsent);
+    return kept;
+  }
+
+  // Keep a form htmx could not send, say so, and try again in a while.
+  function keepForLater(form) {
+    if (!keep(form)) return;
+    say(waitingMessage());
+    later();
   }
 
   function later() {
@@ -115,6 +137,7 @@
     if (sending) return;
     sending = true;
     let sent = 0;
+    let refused = false;
     try {
       for (let item = read()[0]; item; item = read()[0]) {
         const open = roundForm()?.elements.number.value;
@@ -141,10 +164,13 @@
         sent += 1;
         if (item.page !== page) continue;
         if ([200, 422].includes(response.status)) showGame(await response.text());
-        else say(`Échec de l’envoi de ${item.what} (erreur ${response.status}) : saisissez-la de nouveau.`);
+        else {
+          refused = true;
+          say(`Échec de l’envoi de ${item.what} (erreur ${response.status}) : saisissez-la de nouveau.`);
+        }
       }
       retry = 0;
-      if (sent) say("Réseau revenu : tout ce qui attendait a été envoyé.");
+      if (sent && !refused) say("Réseau revenu : tout ce qui attendait a été envoyé.");
       if (root.hasAttribute("data-offline-copy")) await refresh();
     } finally {
       sending = false;
@@ -208,18 +234,15 @@
       showPending();
       return;
     }
-    keep(form);
-    flush();
+    if (keep(form)) flush();
   });
 
   document.addEventListener("htmx:error", (event) => {
     // No answer at all: no network, or a timeout. (htmx reports other failures here too.)
     const ctx = event.detail.ctx;
     if (!ctx || ctx.response) return;
-    if (!queueable(ctx.sourceElement)) return say(unsent); // e.g. a new game: sent again by hand
-    keep(ctx.sourceElement);
-    say(waitingMessage());
-    later();
+    if (queueable(ctx.sourceElement)) keepForLater(ctx.sourceElement);
+    else say(unsent); // e.g. a new game: sent again by hand
   });
 
   document.addEventListener("submit", (event) => {
@@ -235,9 +258,7 @@
     const ctx = event.detail.ctx;
     if (![502, 503, 504].includes(ctx?.response?.status) || !queueable(ctx.sourceElement)) return;
     event.preventDefault();
-    keep(ctx.sourceElement);
-    say(waitingMessage());
-    later();
+    keepForLater(ctx.sourceElement);
   });
 
   document.addEventListener("focusin", (event) => {
@@ -290,7 +311,7 @@
     const label = document.createElement("label");
     const box = document.createElement("input");
     box.type = "checkbox";
-    box.checked = localStorage.getItem(SCREEN) !== "0";
+    box.checked = load(SCREEN) !== "0";
     label.append(box, " Garder l’écran allumé");
     line.append(label);
     let lock = null;
@@ -309,7 +330,7 @@
       }
     };
     box.addEventListener("change", () => {
-      localStorage.setItem(SCREEN, box.checked ? "1" : "0");
+      store(SCREEN, box.checked ? "1" : "0");
       update();
     });
     document.addEventListener("visibilitychange", update);

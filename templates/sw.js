@@ -1,16 +1,17 @@
-// The service worker (app/pwa.py renders it): this version's static files, and the last copy of
-// each game page opened on this phone (and of home), to show its scores again without network.
+{# The service worker, rendered by app/pwa.py: this version's static files, and the last copy of
+   each game page opened on this phone (and of home), to show its scores again without network.
+   Comments are Jinja's: they stay here and cost the phone no byte. #}
 "use strict";
 
 const VERSION = {{ version | tojson }};
 const PRECACHE = {{ precache | tojson }};
 const STATIC = "static-" + VERSION;
-const PAGES = "pages"; // kept across versions: a deploy must not lose a table's offline copy
-const KEPT_PAGES = 50; // the pages most recently opened; each copy is a few KB
-const SLOW_MS = 6000; // a network this slow is no network at the table: show the copy
-// Pages kept for offline: a game, and home (where the installed app starts, with « Reprendre »).
+const PAGES = "pages"; {# kept across versions: a deploy must not lose a table's offline copy #}
+const KEPT_PAGES = 50; {# the pages most recently opened; each copy is a few KB #}
+const SLOW_MS = 6000; {# a network this slow is no network at the table: show the copy #}
+{# Pages kept for offline: a game, and home (where the installed app starts, with « Reprendre »). #}
 const KEPT = /^\/(parties\/(?!nouvelle$)[^/]+)?$/;
-// static/app.1a2b3c4d5e6f.css -> static/app.css: an old page's files, in their current version.
+{# static/app.1a2b3c4d5e6f.css -> static/app.css: an old page's files, in their current version. #}
 const plain = (path) => path.replace(/\.[0-9a-f]{12}(\.[^./]+)$/, "$1");
 const current = new Map(PRECACHE.map((url) => [plain(url), url]));
 
@@ -43,12 +44,12 @@ async function staticFile(request, path) {
   return (await cache.match(path)) || (await cache.match(current.get(plain(path)) || path)) || fetch(request);
 }
 
-// Network first, so that a page is never stale when the server answers; its copy otherwise.
+{# Network first, so that a page is never stale when the server answers; its copy otherwise. #}
 async function keptPage(request) {
   const cache = await caches.open(PAGES);
   const network = fetch(request).then(async (response) => {
     if (response.ok) await keepCopy(cache, request, response.clone());
-    else if (response.status === 404) await cache.delete(request, { ignoreVary: true }); // a deleted game
+    else if (response.status === 404) await cache.delete(request, { ignoreVary: true }); {# a deleted game #}
     return response;
   });
   const late = new Promise((resolve) => setTimeout(resolve, SLOW_MS))
@@ -62,13 +63,13 @@ async function keptPage(request) {
 }
 
 async function keepCopy(cache, request, response) {
-  await cache.delete(request, { ignoreVary: true }); // put it last: the oldest copies go first
+  await cache.delete(request, { ignoreVary: true }); {# put it last: the oldest copies go first #}
   await cache.put(request, response);
   const requests = await cache.keys();
   await Promise.all(requests.slice(0, -KEPT_PAGES).map((old) => cache.delete(old)));
 }
 
-// The copy, marked so that the page says it is offline (static/pwa.js reads the mark).
+{# The copy, marked so that the page says it is offline (static/pwa.js reads the mark). #}
 async function offlineCopy(cache, request) {
   const copy = await cache.match(request, { ignoreVary: true });
   if (!copy) return undefined;

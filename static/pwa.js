@@ -44,19 +44,20 @@
   const cap = (text) => text[0].toUpperCase() + text.slice(1);
   const queueable = (form) => form instanceof HTMLFormElement && form.matches("#game form[data-hx-post]");
 
-  // The notices sit just before #game (outside what htmx swaps), or atop other pages.
+  // The notices sit just before #game (outside what htmx swaps), or atop other pages; hidden
+  // while empty, so that a page's one visible status stays its own (its result, its messages).
   const game = document.getElementById("game");
   const unsent = "Pas de réseau : rien n’a été envoyé, ce qui est saisi reste là. Réessayez à son retour.";
   const bar = document.createElement("div");
   bar.className = "network";
-  bar.innerHTML = '<p role="status" class="notice" hidden></p><p role="status"></p><ul class="hint"></ul>';
+  bar.innerHTML = '<p role="status" class="notice" hidden></p><p role="status" class="notice" hidden></p><ul class="hint"></ul>';
   const [banner, status, pending] = bar.children;
   if (game) game.before(bar);
   else document.getElementById("main")?.prepend(bar);
 
   function say(text) {
     status.textContent = text;
-    status.className = text ? "notice" : "";
+    status.hidden = !text;
   }
 
   function waitingMessage() {
@@ -164,10 +165,13 @@
         sent += 1;
         if (item.page !== page) continue;
         if ([200, 422].includes(response.status)) showGame(await response.text());
-        else {
-          refused = true;
-          say(`Échec de l’envoi de ${item.what} (erreur ${response.status}) : saisissez-la de nouveau.`);
-        }
+        if (response.status === 200) continue;
+        refused = true;
+        say(
+          response.status === 422 // the refusal is on screen, with the values typed
+            ? ""
+            : `Échec de l’envoi de ${item.what} (erreur ${response.status}) : saisissez-la de nouveau.`,
+        );
       }
       retry = 0;
       if (sent && !refused) say("Réseau revenu : tout ce qui attendait a été envoyé.");
@@ -189,6 +193,9 @@
     const typing = form && [...form.querySelectorAll("[data-heads]")].filter((field) => field.value);
     old.replaceWith(fresh);
     window.htmx?.process(fresh);
+    for (const extra of template.content.querySelectorAll("[id][data-hx-swap-oob]")) {
+      document.getElementById(extra.id)?.replaceWith(extra); // e.g. « déjà enregistrée »
+    }
     const next = roundForm();
     if (typing && next && next.elements.number.value === form.elements.number.value) {
       for (const field of typing) next.elements[field.name].value = field.value;

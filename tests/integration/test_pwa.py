@@ -4,13 +4,8 @@ from __future__ import annotations
 
 import struct
 
-import pytest
-
 from .actions import game_url, play_round, start_game
 from .html import parse
-
-# Nothing here depends on the database: SQLite alone is enough.
-pytestmark = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 
 
 def links(page, rel: str) -> list[str]:

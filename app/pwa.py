@@ -12,6 +12,7 @@ import hashlib
 import json
 
 from flask import Blueprint, current_app, render_template, request, url_for
+from werkzeug.wrappers import Response
 
 from app.assets import asset_url
 
@@ -29,7 +30,7 @@ ICONS = (
 )
 
 
-def _revalidated(body: str, mimetype: str):
+def _revalidated(body: str, mimetype: str) -> Response:
     response = current_app.response_class(body, mimetype=mimetype)
     response.headers["Cache-Control"] = "no-cache"
     response.add_etag()
@@ -37,7 +38,7 @@ def _revalidated(body: str, mimetype: str):
 
 
 @bp.get("/manifest.webmanifest")
-def manifest():
+def manifest() -> Response:
     """Describe the app a phone puts on its home screen."""
     home = url_for("counter.home")
     body = {
@@ -59,7 +60,7 @@ def manifest():
 
 
 @bp.get("/sw.js")
-def service_worker():
+def service_worker() -> Response:
     """Serve the service worker of this version, with the static files it keeps."""
     built: dict[str, str] = current_app.extensions["assets"]
     installed_only = {name for name, _, _ in ICONS} | {"apple-touch-icon.png"}

@@ -109,6 +109,27 @@ def test_a_round_kept_offline_goes_when_the_phone_opens_the_game_again_online(
     expect_recorded_once(again, {"Alice": 2, "Bruno": 6}, rounds=1)
 
 
+def test_a_waiting_round_refused_once_sent_holds_the_next_one_until_it_is_corrected(
+    page: Page, context: BrowserContext
+):
+    game = start(page)
+    context.set_offline(True)
+    game.enter_round(NAMES, [100, 2])  # more heads than one player can take in a round
+    expect(network_status(page)).to_contain_text("manche 1")
+    game.enter_round(NAMES, [1, 4])
+    expect(network_status(page)).to_contain_text("manche 2")
+
+    context.set_offline(False)
+
+    expect(game.alert).to_be_visible()
+    expect(game.heads_field("Alice")).to_have_value("100")
+    expect(page.get_by_role("status").filter(has_text="attend")).to_contain_text("manche 2")
+    game.heads_field("Alice").fill("10")
+    game.validate.click()
+    expect(game.round_line(2)).to_be_visible()
+    expect_recorded_once(game, {"Alice": 11, "Bruno": 6}, rounds=2)
+
+
 def test_cancelling_while_a_round_waits_takes_that_round_back_unsent(
     page: Page, context: BrowserContext
 ):

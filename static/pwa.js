@@ -1,8 +1,6 @@
-// The phone at the table, whatever the network. A round (or a cancel) that cannot reach the
-// server waits in this browser's storage and goes by itself when the network is back, exactly
-// once: each form names its round, and the server answers a repeat with the sheet as it stands.
-// Also: the offline notice, the service worker, and « Garder l’écran allumé ». The forms work
-// without any of this; it only keeps what a lost network would drop.
+// Whatever the network: a form that cannot reach the server waits in storage and goes by itself
+// when it is back, once (each form names its round; a repeat gets the sheet). Also the offline
+// notice, the service worker, « Garder l’écran allumé ». The forms work without this file.
 "use strict";
 
 (() => {
@@ -14,7 +12,7 @@
   let retry = 0;
   let retryTimer = 0;
 
-  // Storage may be refused (private browsing, full): then nothing waits, and the page says so.
+  // Storage refused (private browsing, full): nothing waits, and the page says so.
   const load = (key) => {
     try {
       return localStorage.getItem(key);
@@ -44,8 +42,8 @@
   const cap = (text) => text[0].toUpperCase() + text.slice(1);
   const queueable = (form) => form instanceof HTMLFormElement && form.matches("#game form[data-hx-post]");
 
-  // The notices sit just before #game (outside what htmx swaps), or atop other pages; hidden
-  // while empty, so that a page's one visible status stays its own (its result, its messages).
+  // Before #game (outside htmx's swaps), or atop other pages; hidden while empty, so that a
+  // page's own status (result, messages) stays its one visible status.
   const game = document.getElementById("game");
   const unsent = "Pas de réseau : rien n’a été envoyé, ce qui est saisi reste là. Réessayez à son retour.";
   const bar = document.createElement("div");
@@ -87,8 +85,7 @@
         : "Hors ligne.";
   }
 
-  // Keep a form's submission, in round order (a round goes before any later round of the game);
-  // false if the browser's storage refused it.
+  // Keep a form's submission, a round before later rounds; false if storage refused it.
   function keep(form) {
     const number = form.elements.number?.value;
     const round = form.id === "round-form";
@@ -132,7 +129,7 @@
     retryTimer = setTimeout(flush, retry);
   }
 
-  // Send what waits, oldest first; stop at the first that the network does not carry.
+  // Send what waits, oldest first; stop at the first the network does not carry.
   async function flush() {
     clearTimeout(retryTimer);
     if (sending) return;
@@ -143,7 +140,7 @@
       for (let item = read()[0]; item; item = read()[0]) {
         const open = roundForm()?.elements.number.value;
         if (item.round && item.page === page && open && +item.number > +open) {
-          // An earlier round was refused: it must be corrected and recorded first.
+          // An earlier round was refused: it goes first, once corrected.
           say(`${cap(item.what)} attend que la manche ${open} soit enregistrée.`);
           return;
         }
@@ -182,7 +179,7 @@
     }
   }
 
-  // Put the server's answer in place of #game, as htmx would, keeping a round being typed.
+  // Swap the answer in as htmx would, keeping a round being typed.
   function showGame(html) {
     const old = document.getElementById("game");
     const template = document.createElement("template");
@@ -212,7 +209,7 @@
     } catch {}
   }
 
-  // Show the round form as round `number` with these values (a queued round, or a blank next one).
+  // Show the round form as round `number` with these values.
   function setRound(form, number, fields) {
     const values = Object.fromEntries(fields);
     form.elements.number.value = number;
@@ -227,13 +224,13 @@
   }
 
   document.addEventListener("htmx:before:request", (event) => {
-    // Something already waits for this game: this form goes after it, never before.
+    // Something waits for this game: this form goes after it.
     const form = event.detail.ctx?.sourceElement;
     if (!queueable(form) || !here().length) return;
     event.preventDefault();
     const rounds = here().filter((item) => item.round);
     if (/\/annuler$/.test(form.action) && rounds.length) {
-      // Cancelling while a round waits takes that round back, as it never reached the server.
+      // Cancelling takes back a waiting round: it never reached the server.
       const last = rounds.at(-1);
       write(read().filter((old) => !same(old, last)));
       if (roundForm()) setRound(roundForm(), last.number, last.fields);
@@ -245,7 +242,7 @@
   });
 
   document.addEventListener("htmx:error", (event) => {
-    // No answer at all: no network, or a timeout. (htmx reports other failures here too.)
+    // No answer at all: no network, or a timeout.
     const ctx = event.detail.ctx;
     if (!ctx || ctx.response) return;
     if (queueable(ctx.sourceElement)) keepForLater(ctx.sourceElement);
@@ -253,7 +250,7 @@
   });
 
   document.addEventListener("submit", (event) => {
-    // A plain form (an edit, a rematch) would leave for the browser's error page: stay instead.
+    // A plain form (an edit) would leave for the browser's error page.
     const form = event.target;
     if (navigator.onLine || form.matches("[data-hx-post]") || form.method !== "post") return;
     event.preventDefault();
@@ -261,7 +258,7 @@
   });
 
   document.addEventListener("htmx:after:request", (event) => {
-    // A proxy in front of a server that is down or restarting: as good as no network.
+    // A proxy before a server down or restarting: as good as no network.
     const ctx = event.detail.ctx;
     if (![502, 503, 504].includes(ctx?.response?.status) || !queueable(ctx.sourceElement)) return;
     event.preventDefault();
@@ -302,8 +299,7 @@
     addEventListener("load", () => navigator.serviceWorker.register("/sw.js").catch(() => {}));
   }
 
-  // « Garder l’écran allumé »: a wake lock while a game is going on and the page is visible.
-  // Below the game, out of the way of the round form.
+  // « Garder l’écran allumé »: a wake lock while a game goes on and the page is visible.
   function screenSwitch() {
     const line = document.createElement("p");
     line.className = "screen-switch";
@@ -330,7 +326,7 @@
         try {
           lock = await navigator.wakeLock.request("screen");
           lock.addEventListener("release", () => (lock = null));
-        } catch {} // refused (battery saver, no user gesture yet): the switch stays as chosen
+        } catch {} // refused (battery saver): the switch stays as chosen
         asking = false;
       } else if (!wanted && lock) {
         lock.release();

@@ -22,6 +22,7 @@ COPY . .
 # Editable, so that app/ keeps finding templates/, static/ and migrations/ beside it (ROOT in
 # app/__init__.py); a plain `pip install .` copies app/ alone into site-packages, without them.
 RUN pip install --editable . \
+    && pybabel compile -d app/translations \
     && python -m compileall -q app \
     && chmod 0755 docker-entrypoint.sh
 

@@ -7,7 +7,11 @@ PORT ?= 8000
 WORKERS ?= 2
 export HOST PORT
 
-.PHONY: run lint test browser postgres bench audit debian-packages clean
+.PHONY: run lint test browser postgres bench audit translations debian-packages clean
+
+# Compiled catalogs (.mo, git-ignored) are rebuilt from their .po whenever it changes.
+CATALOGS := $(wildcard app/translations/*/LC_MESSAGES/messages.po)
+COMPILED := $(CATALOGS:.po=.mo)
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -16,7 +20,7 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 ## run: serve the counter with gunicorn on SQLite (instance/) or $$DATABASE_URL
-run: $(VENV)/.installed
+run: $(VENV)/.installed $(COMPILED)
 	$(BIN)/flask --app app db upgrade
 	$(BIN)/python -m app.announce
 	exec $(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile - --no-control-socket "app:create_app()"
@@ -35,7 +39,7 @@ browser: $(VENV)/.installed
 	else $(BIN)/playwright install chromium; fi
 
 ## test: every test; PostgreSQL too when one can be started here
-test: $(VENV)/.installed browser
+test: $(VENV)/.installed $(COMPILED) browser
 	@url="$${TEST_POSTGRES_URL:-$$(scripts/start-postgres.sh 2>/dev/null || true)}"; \
 	if [ -z "$$url" ]; then echo "PostgreSQL unavailable: its tests will be reported as skipped"; fi; \
 	TEST_POSTGRES_URL="$$url" $(BIN)/python -m pytest
@@ -48,6 +52,13 @@ bench: $(VENV)/.bench-installed
 ## audit: Lighthouse (mobile) and the W3C Nu HTML checker on three pages; writes docs/performance.md
 audit: $(VENV)/.installed browser node_modules/.installed
 	CHROME_PATH=$${CHROME_PATH:-/usr/bin/chromium} $(BIN)/python scripts/audit.py
+
+## translations: re-extract the texts marked in app/ and templates/, update every catalog
+translations: $(VENV)/.installed
+	$(BIN)/python scripts/translations.py
+
+app/translations/%/LC_MESSAGES/messages.mo: app/translations/%/LC_MESSAGES/messages.po | $(VENV)/.installed
+	$(BIN)/pybabel compile --statistics -l $* -i $< -o $@
 
 $(VENV)/.bench-installed: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e ".[test,bench]"

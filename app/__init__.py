@@ -12,7 +12,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from app import assets, device, filters, security
+from app import assets, device, filters, i18n, security
 from app.config import Config, from_plain_environment, local_database_url, local_secret_key
 from app.extensions import csrf, db, limiter, migrate
 
@@ -54,6 +54,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     limiter.init_app(app)
     device.init_app(app)
+    i18n.init_app(app)
     security.init_app(app)
     filters.init_app(app)
     assets.init_app(app)

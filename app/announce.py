@@ -1,11 +1,21 @@
-"""Print the address to open on a phone at the table, and its QR code (used by `make run`)."""
+"""Print the address to open on a phone at the table, and its QR code (used by `make run`).
+
+The lines are in the terminal's language (LANGUAGE, LC_ALL, LC_MESSAGES, LANG) when it is one of
+the counter's, else in French.
+"""
 
 from __future__ import annotations
 
 import os
 import socket
+from pathlib import Path
 
 import segno
+from babel.support import Translations
+
+from app.i18n import DEFAULT_LANGUAGE, LANGUAGES
+
+CATALOGS = Path(__file__).resolve().parent / "translations"
 
 
 def lan_address() -> str:
@@ -19,14 +29,28 @@ def lan_address() -> str:
             return "127.0.0.1"
 
 
+def terminal_language() -> str:
+    """Return the first of the terminal's languages that the counter speaks, else French."""
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        for value in os.environ.get(variable, "").split(":"):
+            code = value.split(".")[0].split("_")[0].lower()  # « de_DE.UTF-8 » → « de »
+            if code in LANGUAGES:
+                return code
+    return DEFAULT_LANGUAGE
+
+
 def main() -> None:
+    _ = Translations.load(str(CATALOGS), [terminal_language()]).gettext
     host = os.environ.get("HOST", "0.0.0.0")
     port = os.environ.get("PORT", "8000")
     shown = lan_address() if host in ("0.0.0.0", "::", "") else host
     url = f"http://{shown}:{port}/"
-    print(f"\n  « 6 qui prend ! » — ouvrez {url} sur un téléphone du même réseau Wi-Fi :\n")
+    here = f"http://127.0.0.1:{port}/"
+    opening = _("« 6 qui prend ! » — ouvrez %(url)s sur un téléphone du même réseau Wi-Fi :")
+    print(f"\n  {opening % {'url': url}}\n")
     segno.make(url, error="m").terminal(compact=True, border=2)
-    print(f"\n  (sur cette machine : http://127.0.0.1:{port}/)\n", flush=True)
+    on_this_machine = _("(sur cette machine : %(url)s)")
+    print(f"\n  {on_this_machine % {'url': here}}\n", flush=True)
 
 
 if __name__ == "__main__":

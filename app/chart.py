@@ -1,12 +1,15 @@
 """The score chart: every player's running total by round, drawn as SVG by the server.
 
-Pure geometry from a Scoresheet; templates/_chart.html turns it into markup. Each player gets a
-colour *and* a marker shape, so lines can be told apart without colour.
+Geometry from a Scoresheet; templates/_chart.html turns it into markup. Each player gets a
+colour *and* a marker shape, so lines can be told apart without colour. The text alternative is
+in the request's language (Flask-Babel; French outside a request).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from flask_babel import gettext, ngettext
 
 from app.rules import EndRule, Scoresheet
 
@@ -112,10 +115,15 @@ def score_chart(sheet: Scoresheet) -> Chart | None:
     x_ticks = tuple((x(r), r) for r in range(0, rounds + 1, every))
     y_ticks = tuple((y(v), v) for v in range(0, top + 1, step))
     standing = ", ".join(f"{line.name} {line.total}" for line in lines)
-    description = (
-        f"Totaux cumulés après chacune des {rounds} manches. Totaux actuels : {standing}."
-        + (f" La ligne pointillée marque la limite de {limit}." if limit else "")
+    description = ngettext(
+        "Totaux cumulés après %(num)d manche. Totaux actuels : %(standing)s.",
+        "Totaux cumulés après chacune des %(num)d manches. Totaux actuels : %(standing)s.",
+        rounds,
+        standing=standing,
     )
+    if limit:
+        limit_line = gettext("La ligne pointillée marque la limite de %(limit)s.", limit=limit)
+        description = f"{description} {limit_line}"
     return Chart(
         WIDTH,
         HEIGHT,

@@ -1,29 +1,38 @@
-"""French error pages: what went wrong and the way back, never a stack trace."""
+"""Error pages in the person's language: what went wrong and the way back, never a stack trace."""
 
 from flask import Flask, render_template
+from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from app.games import GameNotFound
 
-MESSAGES = {
-    400: ("Requête refusée", "Le formulaire envoyé est incomplet ou invalide."),
-    404: (
-        "Page introuvable",
-        "Cette page n’existe pas, ou cette partie appartient à un autre appareil.",
-    ),
-    405: ("Action impossible", "Cette adresse ne s’utilise pas ainsi."),
-    413: ("Envoi trop gros", "Ce qui a été envoyé dépasse la taille permise."),
-    429: ("Doucement !", "Trop de demandes en peu de temps : patientez un instant puis réessayez."),
-    500: (
-        "Oups, une erreur",
-        "Une erreur est survenue de notre côté. Rien n’a été perdu : réessayez.",
-    ),
-}
+
+def _messages() -> dict[int, tuple[str, str]]:
+    # Built for each error, not at import time: each text is in the language of the request.
+    return {
+        400: (_("Requête refusée"), _("Le formulaire envoyé est incomplet ou invalide.")),
+        404: (
+            _("Page introuvable"),
+            _("Cette page n’existe pas, ou cette partie appartient à un autre appareil."),
+        ),
+        405: (_("Action impossible"), _("Cette adresse ne s’utilise pas ainsi.")),
+        413: (_("Envoi trop gros"), _("Ce qui a été envoyé dépasse la taille permise.")),
+        429: (
+            _("Doucement !"),
+            _("Trop de demandes en peu de temps : patientez un instant puis réessayez."),
+        ),
+        500: (
+            _("Oups, une erreur"),
+            _("Une erreur est survenue de notre côté. Rien n’a été perdu : réessayez."),
+        ),
+    }
 
 
 def render_error(status: int, detail: str | None = None):
-    title, text = MESSAGES.get(status, (f"Erreur {status}", "La demande n’a pas abouti."))
+    title, text = _messages().get(
+        status, (_("Erreur %(status)s", status=status), _("La demande n’a pas abouti."))
+    )
     return render_template("error.html", status=status, title=title, text=detail or text), status
 
 
@@ -32,8 +41,10 @@ def init_app(app: Flask) -> None:
     def csrf_error(_error):
         return render_error(
             400,
-            "Le formulaire a expiré ou n’a pas de jeton de sécurité. Rechargez la page et "
-            "recommencez : rien n’a été enregistré.",
+            _(
+                "Le formulaire a expiré ou n’a pas de jeton de sécurité. Rechargez la page et "
+                "recommencez : rien n’a été enregistré."
+            ),
         )
 
     @app.errorhandler(GameNotFound)

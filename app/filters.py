@@ -1,24 +1,21 @@
-"""Template filters for French text: lists of names and local dates."""
+"""Template filters: lists of names and local dates, in the language of the page."""
 
 from collections.abc import Iterable
-from datetime import UTC, datetime
-from zoneinfo import ZoneInfo
+from datetime import datetime
 
-from flask import Flask, current_app
+from babel.dates import format_skeleton, format_time, get_datetime_format
+from babel.lists import format_list
+from flask import Flask
+from flask_babel import get_locale, to_user_timezone
 
 from app import rules
 from app.chart import score_chart
 from app.rules import Scoresheet
 
-MONTHS = "janv. févr. mars avr. mai juin juil. août sept. oct. nov. déc.".split()  # noqa: SIM905
 
-
-def join_fr(names: Iterable[str]) -> str:
-    """Join names the French way: « Alice, Bob et Carla »."""
-    items = list(names)
-    if len(items) < 2:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} et {items[-1]}"
+def names_list(names: Iterable[str]) -> str:
+    """Join names as the language does: « Alice, Bob et Carla », “Alice, Bob, and Carla”."""
+    return format_list(list(names), locale=get_locale())
 
 
 def player_name(seat: int, sheet: Scoresheet) -> str:
@@ -30,15 +27,20 @@ def total_of(seat: int, sheet: Scoresheet) -> int:
 
 
 def local_datetime(moment: datetime) -> str:
-    """Show a stored UTC time in the players' time zone: « 29 nov. 2026, 21 h 05 »."""
-    local = moment.replace(tzinfo=UTC).astimezone(ZoneInfo(current_app.config["TIME_ZONE"]))
-    return f"{local.day} {MONTHS[local.month - 1]} {local.year}, {local.hour} h {local.minute:02d}"
+    """Show a stored UTC time in the players' time zone: « 29 nov. 2026, 21:05 »."""
+    # Babel's medium date and time, without the seconds: each language orders them its own way.
+    local, locale = to_user_timezone(moment), get_locale()
+    return (
+        str(get_datetime_format("medium", locale=locale))
+        .replace("{1}", format_skeleton("yMMMd", local, locale=locale))
+        .replace("{0}", format_time(local, "short", locale=locale))
+    )
 
 
 def init_app(app: Flask) -> None:
     # The rule values pages state (2 to 10 players, 66, the ranges) come from the rules alone.
     app.jinja_env.globals["rules"] = rules
-    app.add_template_filter(join_fr)
+    app.add_template_filter(names_list)
     app.add_template_filter(player_name)
     app.add_template_filter(total_of)
     app.add_template_filter(local_datetime)

@@ -1,0 +1,111 @@
+"""Languages: French (the source), English and German, chosen per person, through Flask-Babel.
+
+The language is the `lang` cookie when the person picked one with the switch on every page,
+else the browser's best match among ours (Accept-Language), else French. Texts are marked with
+`_`/`ngettext` where they are written; their msgids are the French texts themselves, so a
+missing catalog still shows French. `make translations` re-extracts and updates the catalogs.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from babel import Locale, UnknownLocaleError
+from flask import Blueprint, Flask, Response, redirect, request
+from flask_babel import Babel, get_locale
+
+DEFAULT_LANGUAGE = "fr"
+# Each language, named in itself: the switch shows these names, exactly (ui-contract « Languages »).
+LANGUAGES = {"fr": "Français", "en": "English", "de": "Deutsch"}
+LANGUAGE_COOKIE = "lang"
+LANGUAGE_COOKIE_DAYS = 400  # the longest lifetime browsers accept, as for the device cookie
+
+bp = Blueprint("i18n", __name__)
+
+
+def select_locale() -> str:
+    """Return the person's language, with the browser's region when it has one for it.
+
+    The language is their choice, else the browser's first that we speak, else French; the
+    region (« en-GB », « de-CH ») only shapes dates and numbers: the texts are the language's.
+    """
+    preferred = [value.replace("-", "_") for value, _quality in request.accept_languages]
+    chosen = request.cookies.get(LANGUAGE_COOKIE)
+    spoken = [value for value in preferred if _language_of(value) in LANGUAGES]
+    language = chosen if chosen in LANGUAGES else _language_of(spoken[0]) if spoken else None
+    for value in spoken:
+        if _language_of(value) == language:
+            try:
+                return str(Locale.parse(value))
+            except (ValueError, UnknownLocaleError):
+                break
+    return language or DEFAULT_LANGUAGE
+
+
+def _language_of(locale: str) -> str:
+    return locale.split("_")[0].lower()
+
+
+def current_language() -> str:
+    """Return the code of the language this request is answered in (`fr`, `en` or `de`)."""
+    locale = get_locale()
+    return locale.language if locale else DEFAULT_LANGUAGE
+
+
+def same_site_path(target: str | None) -> str:
+    """Return `target` if it is a path on this site, else the home page (no open redirect)."""
+    if not target or "\\" in target or any(ord(char) < 32 for char in target):
+        return "/"
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
+        return "/"
+    return target
+
+
+def here() -> str:
+    """Return the address the language switch comes back to: this page, once in the new language.
+
+    A page answering a POST (a refused round, say) cannot be fetched again by a link: it comes
+    back to the page the form was on, which the browser sends as the referrer (same site only).
+    """
+    if request.method == "GET":
+        return request.full_path.removesuffix("?")
+    referrer = urlsplit(request.referrer or "")
+    if referrer.netloc != request.host:
+        return "/"
+    return same_site_path(referrer.path + (f"?{referrer.query}" if referrer.query else ""))
+
+
+@bp.get("/langue/<any(fr, en, de):code>")
+def choose_language(code: str):
+    """Remember the language chosen and show the same page again in it."""
+    response = redirect(same_site_path(request.args.get("next")), 303)
+    response.set_cookie(
+        LANGUAGE_COOKIE,
+        code,
+        max_age=LANGUAGE_COOKIE_DAYS * 24 * 3600,
+        secure=request.is_secure,
+        httponly=True,
+        samesite="Lax",
+    )
+    return response
+
+
+def say_language(response: Response) -> Response:
+    """Say which language a page is in, and that it depends on the browser and the cookies."""
+    if response.mimetype in ("text/html", "text/csv"):
+        response.headers["Content-Language"] = current_language()
+        response.vary.update(("Accept-Language", "Cookie"))
+    return response
+
+
+def init_app(app: Flask) -> None:
+    Babel(
+        app,
+        locale_selector=select_locale,
+        default_locale=DEFAULT_LANGUAGE,
+        default_timezone=app.config["TIME_ZONE"],
+    )
+    app.register_blueprint(bp)
+    app.after_request(say_language)
+    app.jinja_env.globals.update(languages=LANGUAGES, current_language=current_language, here=here)

@@ -1,0 +1,182 @@
+"""An English and a German phone play a whole game in their language, with no accessibility violation."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page, expect
+
+from .conftest import ACTION_TIMEOUT_MS
+from .pages import control, starts_with
+from .test_accessibility import WCAG_22_AA
+
+pytestmark = pytest.mark.e2e
+
+
+@dataclass(frozen=True)
+class Words:
+    """The names a person looks for on screen, in one language (ui-contract « Languages »)."""
+
+    locale: str
+    lang: str
+    new_game: str
+    player: str  # the label of the N-th name field, with {n}
+    start: str
+    scores: str
+    rounds: str
+    round: str  # a line of the round sheet, with {n}
+    leading: str
+    record: str
+    not_recorded: str
+    heads: str
+    wins: str
+    chart: str
+    past_games: str
+    winner: str  # a finished game in the history, with {name} and {total}
+    statistics: str
+    games_played: str
+    won: str
+
+
+ENGLISH = Words(
+    locale="en-GB",
+    lang="en",
+    new_game="New game",
+    player="Player {n}",
+    start="Start the game",
+    scores="Scores",
+    rounds="Rounds",
+    round="Round {n}",
+    leading="leading",
+    record="Record round",
+    not_recorded="Round 1 was not recorded",
+    heads="bullheads",
+    wins="wins",
+    chart="Scores over the rounds",
+    past_games="Past games",
+    winner="Winner: {name} ({total})",
+    statistics="Statistics",
+    games_played="Games played",
+    won="Wins",
+)
+GERMAN = Words(
+    locale="de-DE",
+    lang="de",
+    new_game="Neues Spiel",
+    player="Spieler {n}",
+    start="Spiel starten",
+    scores="Punktestand",
+    rounds="Runden",
+    round="Runde {n}",
+    leading="in Führung",
+    record="Runde eintragen",
+    not_recorded="Runde 1 wurde nicht eingetragen",
+    heads="Hornochsen",
+    wins="gewinnt",
+    chart="Punkteverlauf",
+    past_games="Frühere Spiele",
+    winner="Gewonnen: {name} ({total})",
+    statistics="Statistik",
+    games_played="Gespielte Spiele",
+    won="Siege",
+)
+
+
+@pytest.fixture
+def phone_in(browser, browser_context_args):
+    """Open a new phone whose browser prefers this locale (its Accept-Language and navigator)."""
+    contexts = []
+
+    def open_phone(locale: str, **extra) -> Page:
+        # pytest-playwright's new_context cannot override a locale its session settings hold.
+        context = browser.new_context(**{**browser_context_args, "locale": locale, **extra})
+        context.set_default_timeout(ACTION_TIMEOUT_MS)
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_phone
+    for context in contexts:
+        context.close()
+
+
+def expect_accessible(page: Page, screen: str) -> None:
+    results = Axe().run(
+        page,
+        options={"runOnly": {"type": "tag", "values": WCAG_22_AA}, "resultTypes": ["violations"]},
+    )
+    assert results.violations_count == 0, f"{screen} ({page.url}):\n{results.generate_report()}"
+
+
+def expect_language(page: Page, words: Words) -> None:
+    assert page.evaluate("document.documentElement.lang") == words.lang
+
+
+@pytest.mark.parametrize("words", [ENGLISH, GERMAN], ids=["English", "German"])
+def test_a_phone_plays_a_whole_game_in_its_language(phone_in, words: Words):
+    page = phone_in(words.locale)
+    page.goto("/")
+    expect_language(page, words)
+    control(page, words.new_game).click()
+    page.get_by_role("textbox", name=words.player.format(n=1), exact=True).fill("Ada")
+    page.get_by_role("textbox", name=words.player.format(n=2), exact=True).fill("Bea")
+    page.get_by_role("button", name=words.start, exact=True).click()
+    scores = page.get_by_role("table", name=words.scores, exact=True)
+    expect(scores).to_be_visible()
+    expect_accessible(page, "new game")
+
+    page.get_by_role("spinbutton", name="Ada", exact=True).fill("200")
+    page.get_by_role("spinbutton", name="Bea", exact=True).fill("1")
+    page.get_by_role("button", name=words.record, exact=True).click()
+    expect(page.get_by_role("alert")).to_contain_text(words.not_recorded)
+    ada = page.get_by_role("spinbutton", name="Ada", exact=True)
+    expect(ada).to_have_accessible_description(re.compile(words.heads))
+    expect(ada).to_have_value("200")
+    expect_accessible(page, "refused round")
+
+    ada.fill("70")
+    page.get_by_role("spinbutton", name="Bea", exact=True).fill("3")
+    page.get_by_role("button", name=words.record, exact=True).click()
+    expect(page.get_by_role("status").filter(has_text=words.wins)).to_contain_text("Bea")
+    bea = scores.get_by_role("rowheader", name=starts_with("Bea"))
+    expect(bea).to_have_accessible_name(re.compile(words.leading))
+    rounds = page.get_by_role("table", name=words.rounds, exact=True)
+    expect(
+        rounds.get_by_role("rowheader", name=starts_with(words.round.format(n=1)))
+    ).to_be_visible()
+    expect(page.get_by_role("img", name=re.compile(words.chart))).to_be_visible()
+    expect_language(page, words)
+    expect_accessible(page, "result")
+
+    page.goto("/")
+    control(page, words.past_games).click()
+    expect(page.get_by_role("heading", name=words.past_games, level=1)).to_be_visible()
+    finished = page.get_by_role("main").get_by_role("listitem").get_by_role("link")
+    expect(finished).to_contain_text(words.winner.format(name="Bea", total=3))
+    expect_accessible(page, "history")
+
+    page.goto("/")
+    control(page, words.statistics).click()
+    table = page.get_by_role("table", name=words.statistics, exact=True)
+    expect(table.get_by_role("columnheader", name=starts_with(words.games_played))).to_be_visible()
+    expect(table.get_by_role("columnheader", name=starts_with(words.won))).to_be_visible()
+    expect_accessible(page, "statistics")
+
+
+def test_the_switch_works_both_ways_without_javascript_and_is_remembered(phone_in):
+    page = phone_in(ENGLISH.locale, java_script_enabled=False)
+    page.goto("/historique")
+
+    page.get_by_role("link", name="Deutsch", exact=True).click()
+    expect(page.get_by_role("heading", name=GERMAN.past_games, level=1)).to_be_visible()
+    page.goto("/")
+    expect(control(page, GERMAN.new_game)).to_be_visible()
+
+    page.get_by_role("link", name="Français", exact=True).click()
+    expect(control(page, "Nouvelle partie")).to_be_visible()
+    page.get_by_role("link", name="English", exact=True).click()
+    expect(control(page, ENGLISH.new_game)).to_be_visible()
+    page.reload()
+    expect_language(page, ENGLISH)

@@ -1,0 +1,147 @@
+"""Languages: the browser's language first, a switch on every page that is remembered, all in one."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from .actions import game_url, play_round, start_game
+from .html import field_labelled, link, parse, status_text, table_named
+
+ENGLISH = {"Accept-Language": "en-GB,en;q=0.9"}
+GERMAN = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
+
+
+def comes_back_to(switch) -> tuple[str, str]:
+    """Return the address a language link opens, and the page it then comes back to."""
+    address = urlsplit(switch.get("href"))
+    return address.path, parse_qs(address.query)["next"][0]
+
+
+def html_lang(response) -> str:
+    return parse(response.data).find("html").get("lang")
+
+
+@pytest.mark.parametrize(
+    ("accept", "language", "new_game"),
+    [
+        ({"Accept-Language": "en-GB,en;q=0.9"}, "en", "New game"),
+        ({"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}, "de", "Neues Spiel"),
+        ({"Accept-Language": "es-ES,es;q=0.9,de;q=0.3"}, "de", "Neues Spiel"),
+        ({"Accept-Language": "fr-CH,fr;q=0.9,en;q=0.8"}, "fr", "Nouvelle partie"),
+        ({"Accept-Language": "es-ES,ja;q=0.5"}, "fr", "Nouvelle partie"),
+        ({}, "fr", "Nouvelle partie"),
+    ],
+)
+def test_pages_speak_the_browsers_best_language_else_french(client, accept, language, new_game):
+    response = client.get("/", headers=accept)
+
+    assert html_lang(response) == language
+    assert response.headers["Content-Language"] == language
+    assert {"Accept-Language", "Cookie"} <= set(response.vary)
+    assert link(parse(response.data), new_game) is not None
+
+
+def test_every_page_offers_each_other_language_named_in_itself(client):
+    public_id = start_game(client, ["Alice", "Bob"])
+    for path in ["/", "/parties/nouvelle", game_url(public_id), "/historique", "/statistiques"]:
+        page = parse(client.get(path, headers=ENGLISH).data)
+
+        switch = {a.text: a for a in page.find("nav", **{"aria-label": "Language"}).find_all("a")}
+        assert set(switch) == {"Français", "Deutsch"}, path
+        assert (switch["Deutsch"].get("lang"), switch["Deutsch"].get("hreflang")) == ("de", "de")
+        assert comes_back_to(switch["Français"]) == ("/langue/fr", path)
+
+
+def test_the_switch_shows_the_same_page_in_the_language_chosen_and_remembers_it(client):
+    response = client.get("/langue/de?next=/historique", headers=ENGLISH)
+
+    assert response.status_code == 303
+    assert response.headers["Location"] == "/historique"
+    later = client.get("/historique", headers=ENGLISH)
+    assert html_lang(later) == "de"
+    assert parse(later.data).find("h1").text == "Frühere Spiele"
+
+
+def test_the_switch_goes_back_to_french_for_an_english_browser(client):
+    client.get("/langue/en?next=/")
+    client.get("/langue/fr?next=/")
+
+    assert html_lang(client.get("/", headers=ENGLISH)) == "fr"
+
+
+def test_the_language_cookie_lasts_and_stays_out_of_scripts(client):
+    response = client.get("/langue/en?next=/")
+
+    cookie = response.headers["Set-Cookie"]
+    assert cookie.startswith("lang=en;")
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Max-Age=34560000" in cookie
+
+
+@pytest.mark.parametrize(
+    "target",
+    ["https://evil.example/", "//evil.example/", "/\\evil.example/", "evil", "javascript:alert(1)"],
+)
+def test_the_switch_never_leaves_the_site(client, target):
+    response = client.get("/langue/en", query_string={"next": target})
+
+    assert response.status_code == 303
+    assert response.headers["Location"] == "/"
+
+
+def test_an_unknown_language_is_not_found(client):
+    assert client.get("/langue/es?next=/").status_code == 404
+
+
+def test_after_a_refused_round_the_switch_comes_back_to_the_game(client):
+    public_id = start_game(client, ["Alice", "Bob"])
+    page_url = f"http://localhost{game_url(public_id)}"
+
+    refused = client.post(
+        f"{game_url(public_id)}/manches",
+        data={"number": "1", "heads-0": "500", "heads-1": "1"},
+        headers={**ENGLISH, "Referer": page_url},
+    )
+
+    assert refused.status_code == 422
+    switch = link(parse(refused.data), "Deutsch")
+    assert comes_back_to(switch) == ("/langue/de", game_url(public_id))
+
+
+def test_a_refused_round_is_explained_in_the_language_chosen(client):
+    public_id = start_game(client, ["Alice", "Bob"])
+    client.get("/langue/de?next=/")
+
+    refused = parse(play_round(client, public_id, 1, [200, 1]).data)
+
+    field = field_labelled(refused, "Alice")
+    message = refused.by_id(field.get("aria-describedby")).text
+    assert "Hornochsen" in message and "79" in message, message
+    assert "Runde 1 wurde nicht eingetragen" in refused.find(role="alert").text
+
+
+def test_a_piece_of_page_for_htmx_is_in_the_language_chosen_too(client):
+    public_id = start_game(client, ["Alice", "Bob"])
+    client.get("/langue/en?next=/")
+
+    response = play_round(client, public_id, 1, [70, 3], htmx=True)
+
+    assert response.headers["Content-Language"] == "en"
+    page = parse(response.data)
+    assert table_named(page, "Rounds") is not None
+    assert "Bob wins with 3 bullheads!" in status_text(page)
+
+
+def test_numbers_and_dates_follow_the_language(client):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_round(client, public_id, 1, [70, 1])  # Bob: 1 head in 1 round, Alice 70
+
+    english = parse(client.get("/statistiques", headers=ENGLISH).data).text
+    german = parse(client.get("/statistiques", headers=GERMAN).data).text
+    assert "70.0" in english and "70,0" in german
+    english_date = parse(client.get("/historique", headers=ENGLISH).data).find("time").text
+    german_date = parse(client.get("/historique", headers=GERMAN).data).find("time").text
+    assert re.fullmatch(r"\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}", english_date)  # en-GB
+    assert re.fullmatch(r"\d{1,2}\. \w+\.? \d{4}, \d{2}:\d{2}", german_date)

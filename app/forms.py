@@ -11,6 +11,7 @@ from typing import Any
 from wtforms import BooleanField, FieldList, Form, HiddenField, StringField
 
 from app import rules
+from app.rules import N_, Message
 
 INITIAL_NAME_FIELDS = 2  # the contract: at least two name fields at first
 LONGEST_NUMBER = 6  # digits: far more than any head count, limit or round count
@@ -39,7 +40,7 @@ class NewGameForm(Form):
     def typed_names(self) -> list[str]:
         return [entry.data or "" for entry in self.players]
 
-    def game_rules(self) -> tuple[rules.GameRules | None, dict[str, str]]:
+    def game_rules(self) -> tuple[rules.GameRules | None, dict[str, Message]]:
         """Return the end rule chosen, or the errors that prevent it, keyed by field name."""
         pro = bool(self.pro.data)
         match self.end.data:
@@ -49,13 +50,21 @@ class NewGameForm(Form):
                 low, high = rules.LIMIT_RANGE
                 limit = whole_number(self.limit.data)
                 if limit is None or not low <= limit <= high:
-                    return None, {"limit": f"Choisissez une limite de {low} à {high} têtes."}
+                    return None, {
+                        "limit": N_(
+                            "Choisissez une limite de %(low)s à %(high)s têtes.", low=low, high=high
+                        )
+                    }
                 return rules.GameRules(limit=limit, pro=pro), {}
             case "rounds":
                 low, high = rules.ROUND_COUNT_RANGE
                 count = whole_number(self.round_count.data)
                 if count is None or not low <= count <= high:
-                    return None, {"round_count": f"Choisissez de {low} à {high} manches."}
+                    return None, {
+                        "round_count": N_(
+                            "Choisissez de %(low)s à %(high)s manches.", low=low, high=high
+                        )
+                    }
                 return rules.GameRules(end=rules.EndRule.ROUNDS, round_count=count, pro=pro), {}
             case _:
                 return rules.GameRules(pro=pro), {}
@@ -84,14 +93,16 @@ class HeadsForm(Form):
         naming the fields that do not hold a whole number."""
         if not self.seats_sent:
             raise rules.InvalidRound(
-                {}, ["Ce formulaire ne correspond pas à la partie : rechargez la page."]
+                {}, [N_("Ce formulaire ne correspond pas à la partie : rechargez la page.")]
             )
         values: list[int] = []
-        errors: dict[int, str] = {}
+        errors: dict[int, Message] = {}
         for seat, text in enumerate(self.typed()):
             value = 0 if not text.strip() else whole_number(text)
             if value is None:
-                errors[seat] = f"« {text.strip()[:20]} » n’est pas un nombre entier de têtes."
+                errors[seat] = N_(
+                    "« %(typed)s » n’est pas un nombre entier de têtes.", typed=text.strip()[:20]
+                )
             else:
                 values.append(value)
         if errors:

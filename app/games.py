@@ -65,8 +65,12 @@ class RoundRefused(Refused):
 
     def __init__(self, game: SavedGame, error: rules.InvalidRound | rules.GameOver):
         super().__init__(game, str(error))
-        self.player_errors: dict[int, str] = getattr(error, "player_errors", {})
-        self.round_errors: list[str] = getattr(error, "round_errors", [str(error)])
+        self.player_errors: dict[int, rules.Message] = {}
+        self.round_errors: list[rules.Message]
+        if isinstance(error, rules.InvalidRound):
+            self.player_errors, self.round_errors = error.player_errors, error.round_errors
+        else:
+            self.round_errors = [error.message]
 
 
 def _with_sheets():  # type: ignore[no-untyped-def]

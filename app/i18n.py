@@ -12,7 +12,9 @@ from urllib.parse import urlsplit
 
 from babel import Locale, UnknownLocaleError
 from flask import Blueprint, Flask, Response, redirect, request
-from flask_babel import Babel, get_locale
+from flask_babel import Babel, get_locale, gettext
+
+from app.rules import Message
 
 DEFAULT_LANGUAGE = "fr"
 # Each language, named in itself: the switch shows these names, exactly (ui-contract « Languages »).
@@ -50,6 +52,13 @@ def current_language() -> str:
     """Return the code of the language this request is answered in (`fr`, `en` or `de`)."""
     locale = get_locale()
     return locale.language if locale else DEFAULT_LANGUAGE
+
+
+def translate(message: Message | str) -> str:
+    """Return what the rules or a form said (a Message) in the request's language; text as is."""
+    if isinstance(message, Message):
+        return gettext(message.text, **message.values)
+    return message
 
 
 def same_site_path(target: str | None) -> str:

@@ -1,13 +1,14 @@
 """The rules of « 6 qui prend ! »: heads, round bounds, end of game, leaders, winners.
 
-Pure Python: no Flask, no database, no I/O. Messages meant for players are in French.
+Pure Python: no Flask, no database, no I/O. What the rules say to players is a Message: a
+French sentence with named blanks, translated by the web layer, which knows the person's language.
 """
 
 from __future__ import annotations
 
 import enum
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 
@@ -63,6 +64,28 @@ def max_heads_for_round(players: int, pro: bool = False) -> int:
     return sum(_heaviest_first(deck_size(players, pro))[: HAND_SIZE * players])
 
 
+@dataclass(frozen=True)
+class Message:
+    """A sentence for the players: a French text with %(name)s blanks, and what fills them.
+
+    The rules cannot know the person's language, and must not import Flask to ask: they say
+    what is wrong, and the layer that answers the request translates `text` (the catalogs' msgid)
+    and fills in `values` (app.i18n.translate). str() gives the French sentence (logs, tests).
+    """
+
+    text: str
+    values: Mapping[str, object] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return self.text % dict(self.values)
+
+
+# N_ is gettext's usual name for "mark now, translate later", and one of pybabel's keywords.
+def N_(text: str, **values: object) -> Message:
+    """Mark a sentence for translation (pybabel extracts N_) and keep its values for later."""
+    return Message(text, values)
+
+
 # Someone always takes at least one card: 4 rows absorb at most 16 cards and 10n >= 20 are played.
 MIN_HEADS_FOR_ROUND = 1
 
@@ -70,8 +93,8 @@ MIN_HEADS_FOR_ROUND = 1
 class InvalidRound(Exception):
     """A round that cannot have happened; says why, per player and for the whole round."""
 
-    def __init__(self, player_errors: dict[int, str], round_errors: list[str]):
-        super().__init__("; ".join([*player_errors.values(), *round_errors]))
+    def __init__(self, player_errors: dict[int, Message], round_errors: list[Message]):
+        super().__init__("; ".join(map(str, [*player_errors.values(), *round_errors])))
         self.player_errors = player_errors
         self.round_errors = round_errors
 
@@ -79,17 +102,25 @@ class InvalidRound(Exception):
 class InvalidPlayers(Exception):
     """Names that cannot start a game; says why, per seat and for the whole table."""
 
-    def __init__(self, seat_errors: dict[int, str], table_errors: list[str]):
-        super().__init__("; ".join([*seat_errors.values(), *table_errors]))
+    def __init__(self, seat_errors: dict[int, Message], table_errors: list[Message]):
+        super().__init__("; ".join(map(str, [*seat_errors.values(), *table_errors])))
         self.seat_errors = seat_errors
         self.table_errors = table_errors
 
 
-class GameOver(Exception):
-    """A round was entered after the game ended."""
+class _Refusal(Exception):
+    """A refusal that says why in one Message."""
+
+    def __init__(self, message: Message):
+        super().__init__(str(message))
+        self.message = message
 
 
-class InvalidGameRules(Exception):
+class GameOver(_Refusal):
+    """A round was entered after the game ended (or a correction would have ended it earlier)."""
+
+
+class InvalidGameRules(_Refusal):
     """An end-of-game rule with a limit or a round count out of range."""
 
 
@@ -104,24 +135,35 @@ def seat_players(typed: Sequence[str]) -> list[str]:
     Blank fields are ignored; the index of each error is the position of the field as typed.
     """
     seated = [(index, " ".join(name.split())) for index, name in enumerate(typed) if name.strip()]
-    seat_errors: dict[int, str] = {}
+    seat_errors: dict[int, Message] = {}
     first_seen: dict[str, int] = {}
     for index, name in seated:
         if any(unicodedata.category(char) in ("Cc", "Cs") for char in name):
-            seat_errors[index] = "Ce nom contient un caractère invisible ou invalide : retapez-le."
+            seat_errors[index] = N_(
+                "Ce nom contient un caractère invisible ou invalide : retapez-le."
+            )
         elif len(name) > MAX_NAME_LENGTH:
-            seat_errors[index] = f"Ce nom fait {len(name)} caractères : {MAX_NAME_LENGTH} au plus."
+            seat_errors[index] = N_(
+                "Ce nom fait %(length)s caractères : %(most)s au plus.",
+                length=len(name),
+                most=MAX_NAME_LENGTH,
+            )
         elif name_key(name) in first_seen:
-            seat_errors[index] = f"« {name} » est déjà à la table : donnez un autre nom."
+            seat_errors[index] = N_(
+                "« %(name)s » est déjà à la table : donnez un autre nom.", name=name
+            )
         else:
             first_seen[name_key(name)] = index
-    table_errors = []
+    table_errors: list[Message] = []
     if len(seated) < MIN_PLAYERS:
         table_errors.append(
-            f"Il faut au moins {MIN_PLAYERS} joueurs : saisissez au moins {MIN_PLAYERS} noms."
+            N_(
+                "Il faut au moins %(least)s joueurs : saisissez au moins %(least)s noms.",
+                least=MIN_PLAYERS,
+            )
         )
     if len(seated) > MAX_PLAYERS:
-        table_errors.append(f"On joue à {MAX_PLAYERS} au plus : retirez des noms.")
+        table_errors.append(N_("On joue à %(most)s au plus : retirez des noms.", most=MAX_PLAYERS))
     if seat_errors or table_errors:
         raise InvalidPlayers(seat_errors, table_errors)
     return [name for _, name in seated]
@@ -149,11 +191,15 @@ class GameRules:
         if self.end is EndRule.ROUNDS:
             low, high = ROUND_COUNT_RANGE
             if self.round_count is None or not low <= self.round_count <= high:
-                raise InvalidGameRules(f"Le nombre de manches va de {low} à {high}.")
+                raise InvalidGameRules(
+                    N_("Le nombre de manches va de %(low)s à %(high)s.", low=low, high=high)
+                )
         else:
             low, high = LIMIT_RANGE
             if not low <= self.limit <= high:
-                raise InvalidGameRules(f"La limite va de {low} à {high}.")
+                raise InvalidGameRules(
+                    N_("La limite va de %(low)s à %(high)s.", low=low, high=high)
+                )
 
     def has_crossed(self, total: int) -> bool:
         """Tell whether a total ends the game (never, when the game lasts a number of rounds)."""
@@ -169,24 +215,6 @@ class GameRules:
             return rounds_played >= (self.round_count or 0)
         return any(self.has_crossed(total) for total in totals)
 
-    @property
-    def crossing(self) -> str:
-        """Say what a player who ended the game did: « dépassé 66 » or « atteint 66 »."""
-        return f"{'atteint' if self.end is EndRule.AT_OR_ABOVE else 'dépassé'} {self.limit}"
-
-    def describe(self) -> str:
-        """Say the end rule in a sentence for the players."""
-        if self.end is EndRule.ROUNDS:
-            ending = (
-                f"La partie dure {self.round_count} manche{'s' if self.round_count != 1 else ''}"
-            )
-        elif self.end is EndRule.AT_OR_ABOVE:
-            ending = f"La partie s’arrête dès qu’un joueur atteint {self.limit} têtes"
-        else:
-            ending = f"La partie s’arrête quand un joueur dépasse {self.limit} têtes"
-        deck = " (variante pro : cartes 1 à 10 × joueurs + 4)" if self.pro else ""
-        return f"{ending}{deck} ; le plus petit total gagne."
-
 
 def check_round(heads_taken: Sequence[int], players: Sequence[str], pro: bool = False) -> list[int]:
     """Return the heads of a round, in seat order, or raise InvalidRound saying what is allowed.
@@ -197,29 +225,43 @@ def check_round(heads_taken: Sequence[int], players: Sequence[str], pro: bool = 
     n = len(players)
     most_for_player = max_heads_for_player(n, pro)
     most_for_round = max_heads_for_round(n, pro)
-    player_errors: dict[int, str] = {}
+    player_errors: dict[int, Message] = {}
     if len(heads_taken) != n:
-        raise InvalidRound({}, [f"Il faut les têtes de chacun des {n} joueurs."])
+        raise InvalidRound(
+            {}, [N_("Il faut %(players)s nombres de têtes, un par joueur.", players=n)]
+        )
     for seat, value in enumerate(heads_taken):
         if value < 0:
-            player_errors[seat] = f"De 0 à {most_for_player} têtes pour un joueur en une manche."
-        elif value > most_for_player:
-            player_errors[seat] = (
-                f"{value}, c’est trop — {n} joueurs : au plus {most_for_player} têtes pour un "
-                "joueur en une manche."
+            player_errors[seat] = N_(
+                "De 0 à %(most)s têtes pour un joueur en une manche.", most=most_for_player
             )
-    round_errors: list[str] = []
+        elif value > most_for_player:
+            player_errors[seat] = N_(
+                "%(value)s, c’est trop — %(players)s joueurs : au plus %(most)s têtes pour un "
+                "joueur en une manche.",
+                value=value,
+                players=n,
+                most=most_for_player,
+            )
+    round_errors: list[Message] = []
     if not player_errors:
         total = sum(heads_taken)
         if total < MIN_HEADS_FOR_ROUND:
             round_errors.append(
-                "Personne n’a pris de tête ? Impossible : à chaque manche, au moins un joueur "
-                "ramasse des cartes."
+                N_(
+                    "Personne n’a pris de tête ? Impossible : à chaque manche, au moins un "
+                    "joueur ramasse des cartes."
+                )
             )
         elif total > most_for_round:
             round_errors.append(
-                f"Cette manche compte {total} têtes en tout, c’est trop — {n} joueurs : au plus "
-                f"{most_for_round} têtes en une manche, tous joueurs ensemble."
+                N_(
+                    "Cette manche compte %(total)s têtes en tout, c’est trop — %(players)s "
+                    "joueurs : au plus %(most)s têtes en une manche, tous joueurs ensemble.",
+                    total=total,
+                    players=n,
+                    most=most_for_round,
+                )
             )
     if player_errors or round_errors:
         raise InvalidRound(player_errors, round_errors)
@@ -292,7 +334,9 @@ class Scoresheet:
     def check_round(self, heads_taken: Sequence[int]) -> list[int]:
         """Return the heads of the next round or raise GameOver / InvalidRound."""
         if self.is_over:
-            raise GameOver("La partie est terminée : annulez la dernière manche pour la rouvrir.")
+            raise GameOver(
+                N_("La partie est terminée : annulez la dernière manche pour la rouvrir.")
+            )
         return check_round(heads_taken, self.players, self.rules.pro)
 
     def with_round(self, heads_taken: Sequence[int]) -> Scoresheet:
@@ -310,8 +354,12 @@ class Scoresheet:
         for played, running in enumerate(sheet.running_totals[:-1], start=1):
             if self.rules.is_over(running, played):
                 raise GameOver(
-                    f"Avec ces têtes, la partie se serait terminée après la manche {played} : "
-                    f"annulez d’abord les manches suivantes, ou corrigez autrement."
+                    N_(
+                        "Avec ces têtes, la partie se serait terminée après la manche "
+                        "%(number)s : annulez d’abord les manches suivantes, ou corrigez "
+                        "autrement.",
+                        number=played,
+                    )
                 )
         return sheet
 

@@ -1,4 +1,8 @@
-"""Export games to CSV and JSON, and import them back from that JSON (see docs/export-format.md)."""
+"""Export games to CSV and JSON, and import them back from that JSON (see docs/export-format.md).
+
+CSV headers and import refusals are in the request's language (French outside a request); the
+JSON format itself is the same in every language.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +14,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from flask_babel import gettext as _
+
 from app import rules
+from app.i18n import translate
 from app.models import Game
 
 FORMAT = "six-qui-prend"
@@ -87,7 +94,7 @@ def game_csv(game: Game) -> str:
     sheet = game.scoresheet
     out = io.StringIO()
     writer = _SpreadsheetWriter(out)
-    writer.writerow(["Manche", *sheet.players])
+    writer.writerow([_("Manche"), *sheet.players])
     for number, heads in enumerate(sheet.rounds, start=1):
         writer.writerow([number, *heads])
     return out.getvalue()
@@ -98,9 +105,8 @@ def games_csv(games: Iterable[Game]) -> str:
     out = io.StringIO()
     writer = _SpreadsheetWriter(out)
     seats = range(1, rules.MAX_PLAYERS + 1)
-    writer.writerow(
-        ["Partie", "Date", "Manche", *[c for s in seats for c in (f"Joueur {s}", f"Têtes {s}")]]
-    )
+    per_seat = [(_("Joueur %(number)s", number=s), _("Têtes %(number)s", number=s)) for s in seats]
+    writer.writerow([_("Partie"), _("Date"), _("Manche"), *[c for pair in per_seat for c in pair]])
     for game in games:
         sheet = game.scoresheet
         for number, heads in enumerate(sheet.rounds, start=1):
@@ -129,14 +135,14 @@ def _whole(value: Any) -> bool:
 
 def _parse_rules(raw: Any) -> rules.GameRules:
     if not isinstance(raw, dict):
-        raise ValueError("règles absentes")
+        raise ValueError(_("règles absentes"))
     limit = raw.get("limit", rules.DEFAULT_LIMIT)
     round_count = raw.get("round_count")
     pro = raw.get("pro", False)
     if not _whole(limit) or not (round_count is None or _whole(round_count)):
-        raise ValueError("règles invalides : la limite et le nombre de manches sont des entiers")
+        raise ValueError(_("règles invalides : la limite et le nombre de manches sont des entiers"))
     if not isinstance(pro, bool):
-        raise ValueError("règles invalides : « pro » vaut true ou false")
+        raise ValueError(_("règles invalides : « pro » vaut true ou false"))
     try:
         return rules.GameRules(
             end=rules.EndRule(raw.get("end", "above")),
@@ -144,52 +150,67 @@ def _parse_rules(raw: Any) -> rules.GameRules:
             round_count=round_count,
             pro=pro,
         )
-    except (ValueError, rules.InvalidGameRules) as error:
-        raise ValueError(f"règles de fin de partie invalides ({error})") from error
+    except rules.InvalidGameRules as error:
+        raise ValueError(
+            _("règles de fin de partie invalides : %(why)s", why=translate(error.message))
+        ) from error
+    except ValueError as error:  # an end rule that does not exist
+        raise ValueError(_("règles invalides : fin de partie inconnue")) from error
 
 
 def _parse_game(raw: Any) -> ImportedGame:
     if not isinstance(raw, dict):
-        raise ValueError("ce n’est pas une partie")
+        raise ValueError(_("ce n’est pas une partie"))
     origin = raw.get("id")
     if not isinstance(origin, str) or not 1 <= len(origin) <= 64 or not origin.isprintable():
-        raise ValueError("identifiant absent ou invalide")
+        raise ValueError(_("identifiant absent ou invalide"))
     created = _parse_time(raw.get("created_at"))
     if created is None:
-        raise ValueError("date de création absente ou invalide")
+        raise ValueError(_("date de création absente ou invalide"))
     game_rules = _parse_rules(raw.get("rules"))
     names = raw.get("players")
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        raise ValueError("liste de joueurs invalide")
+        raise ValueError(_("liste de joueurs invalide"))
     try:
         players = rules.seat_players(names)
     except rules.InvalidPlayers as error:
-        raise ValueError(f"joueurs invalides : {error}") from error
+        why = " ".join(translate(m) for m in [*error.seat_errors.values(), *error.table_errors])
+        raise ValueError(_("joueurs invalides : %(why)s", why=why)) from error
     if len(players) != len(names):
-        raise ValueError("joueurs invalides : nom vide")
+        raise ValueError(_("joueurs invalides : nom vide"))
     rounds = raw.get("rounds")
     if not isinstance(rounds, list):
-        raise ValueError("liste des manches invalide")
+        raise ValueError(_("liste des manches invalide"))
     sheet = rules.Scoresheet(tuple(players), (), game_rules)
     for number, heads in enumerate(rounds, start=1):
         if not isinstance(heads, list) or len(heads) != len(players) or not all(map(_whole, heads)):
-            raise ValueError(f"manche {number} : il faut un nombre entier par joueur")
+            raise ValueError(
+                _("manche %(number)s : il faut un nombre entier par joueur", number=number)
+            )
         try:
             checked = sheet.check_round(heads)
         except rules.InvalidRound as error:
-            raise ValueError(f"manche {number} : {error}") from error
+            why = " ".join(
+                translate(m) for m in [*error.player_errors.values(), *error.round_errors]
+            )
+            raise ValueError(_("manche %(number)s : %(why)s", number=number, why=why)) from error
         except rules.GameOver:
-            raise ValueError(f"manche {number} : la partie était déjà terminée") from None
+            raise ValueError(
+                _("manche %(number)s : la partie était déjà terminée", number=number)
+            ) from None
         sheet = sheet.with_round(checked)
     return ImportedGame(origin, created, sheet)
 
 
-def _who(raw: Any) -> str:
-    """Name a game in an error message by its first players, when they can be read."""
+def _refusal(number: int, raw: Any, why: str) -> str:
+    """Say what is wrong with a game, named by its place in the file and its first players."""
     names = raw.get("players") if isinstance(raw, dict) else None
     if isinstance(names, list) and names and all(isinstance(n, str) for n in names):
-        return f" ({', '.join(n[:30] for n in names[:4])})"
-    return ""
+        players = ", ".join(n[:30] for n in names[:4])
+        return _(
+            "Partie %(number)s (%(players)s) : %(why)s", number=number, players=players, why=why
+        )
+    return _("Partie %(number)s : %(why)s", number=number, why=why)
 
 
 def parse_export(data: bytes) -> list[ImportedGame]:
@@ -197,22 +218,30 @@ def parse_export(data: bytes) -> list[ImportedGame]:
     try:
         document = json.loads(data.decode("utf-8-sig"))
     except (UnicodeDecodeError, json.JSONDecodeError):
-        raise ImportRefused(["Ce fichier n’est pas un export JSON de parties."]) from None
+        raise ImportRefused([_("Ce fichier n’est pas un export JSON de parties.")]) from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise ImportRefused(["Ce fichier n’est pas un export du compteur « 6 qui prend ! »."])
+        raise ImportRefused([_("Ce fichier n’est pas un export du compteur « 6 qui prend ! ».")])
     if type(document.get("version")) is not int or document["version"] != VERSION:
         raise ImportRefused(
-            [f"Version de fichier {document.get('version')!r} inconnue (attendu : {VERSION})."]
+            [
+                _(
+                    "Version de fichier %(version)s inconnue (attendu : %(expected)s).",
+                    version=repr(document.get("version")),
+                    expected=VERSION,
+                )
+            ]
         )
     raw_games = document.get("games")
     if not isinstance(raw_games, list) or len(raw_games) > MAX_GAMES:
-        raise ImportRefused([f"La liste des parties est absente ou dépasse {MAX_GAMES} parties."])
+        raise ImportRefused(
+            [_("La liste des parties est absente ou dépasse %(most)s parties.", most=MAX_GAMES)]
+        )
     games, errors = [], []
     for index, raw in enumerate(raw_games, start=1):
         try:
             games.append(_parse_game(raw))
         except ValueError as error:
-            errors.append(f"Partie {index}{_who(raw)} : {error}")
+            errors.append(_refusal(index, raw, str(error)))
     if errors:
         raise ImportRefused(errors)
     return games

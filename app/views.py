@@ -17,6 +17,8 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from werkzeug.datastructures import MultiDict
 
 from app import games, rules, stats, table, transfer
@@ -24,6 +26,8 @@ from app.device import claim_device, current_device_hash
 from app.extensions import db, limiter
 from app.forms import CancelRoundForm, EditRoundForm, NewGameForm, RoundForm
 from app.htmx import is_htmx, vary_on_htmx
+from app.i18n import translate
+from app.rules import N_, Message
 
 bp = Blueprint("counter", __name__)
 
@@ -92,14 +96,18 @@ def _with_one_more_field(form: NewGameForm) -> tuple[NewGameForm, str | None]:
 
 def _new_game_form(
     form: NewGameForm,
-    errors: dict[str, str],
-    table_errors: list[str],
+    errors: dict[str, Message],
+    table_errors: list[Message],
     status: int,
     focus: str | None = None,
 ) -> tuple[str, int]:
     template = "_new_game_form.html" if is_htmx() else "new_game.html"
     page = render_template(
-        template, form=form, errors=errors, table_errors=table_errors, focus=focus
+        template,
+        form=form,
+        errors={field: translate(message) for field, message in errors.items()},
+        table_errors=[translate(message) for message in table_errors],
+        focus=focus,
     )
     return page, status
 
@@ -129,7 +137,7 @@ def add_round(public_id: str) -> ResponseReturnValue:
     except games.RoundRefused as refusal:
         return _refused(refusal.game, refusal, form.typed())
     except games.StaleRound as stale:
-        flash(f"{stale} Voici la feuille à jour.", "info")
+        flash(_("Cette manche était déjà enregistrée : voici la feuille à jour."), "info")
         return _answer_write(stale.game)
     db.session.commit()
     return _answer_write(found)
@@ -143,10 +151,10 @@ def cancel_round(public_id: str) -> ResponseReturnValue:
     try:
         found = games.cancel_round(public_id, current_device_hash(), number)
     except games.StaleRound as stale:
-        flash(f"{stale} Voici la feuille à jour.", "info")
+        flash(_("Cette manche était déjà annulée : voici la feuille à jour."), "info")
         return _answer_write(stale.game)
     db.session.commit()
-    flash(f"Manche {number} annulée.", "info")
+    flash(_("Manche %(number)s annulée.", number=number), "info")
     return _answer_write(found)
 
 
@@ -177,11 +185,11 @@ def edit_round(public_id: str, number: int) -> ResponseReturnValue:
     except games.RoundRefused as refusal:
         return _edit_form(refusal.game, number, form.typed(), refusal, status=422)
     db.session.commit()
-    flash(f"Manche {number} modifiée.", "info")
+    flash(_("Manche %(number)s modifiée.", number=number), "info")
     return redirect(url_for("counter.game", public_id=public_id), 303)
 
 
-GAME_CHANGED = (
+GAME_CHANGED = N_(
     "La partie a changé depuis l’ouverture de ce formulaire (une autre page ou un autre joueur) : "
     "rien n’a été enregistré. Vérifiez la feuille à jour ci-dessous puis enregistrez à nouveau."
 )
@@ -191,7 +199,7 @@ def _edit_form(
     found: games.SavedGame,
     number: int,
     typed: list[str],
-    refused: Exception | str | None = None,
+    refused: Exception | Message | None = None,
     status: int = 200,
 ) -> tuple[str, int]:
     page = render_template(
@@ -266,21 +274,27 @@ def import_games() -> ResponseReturnValue:
     data = upload.read() if upload else b""
     try:
         if not data:
-            raise transfer.ImportRefused(["Choisissez un fichier d’export (.json) à importer."])
+            raise transfer.ImportRefused([_("Choisissez un fichier d’export (.json) à importer.")])
         imported = transfer.parse_export(data)
     except transfer.ImportRefused as error:
         page = games.history(current_device_hash(), 1, current_app.config["HISTORY_PAGE_SIZE"])
         return render_template("history.html", history=page, import_errors=error.errors), 422
     added, known = games.import_games(claim_device(), imported)
     db.session.commit()
-    message = (
-        f"{added} partie{'s' if added > 1 else ''} importée{'s' if added > 1 else ''}"
+    said = [
+        ngettext("%(num)d partie importée.", "%(num)d parties importées.", added)
         if added
-        else "Aucune partie importée"
-    )
+        else _("Aucune partie importée.")
+    ]
     if known:
-        message += f", {known} déjà présente{'s' if known > 1 else ''} sur cet appareil"
-    flash(message + ".", "info")
+        said.append(
+            ngettext(
+                "%(num)d déjà présente sur cet appareil.",
+                "%(num)d déjà présentes sur cet appareil.",
+                known,
+            )
+        )
+    flash(" ".join(said), "info")
     return redirect(url_for("counter.history"), 303)
 
 
@@ -310,11 +324,13 @@ def _refused(found: games.SavedGame, refused: Exception, typed: list[str]) -> tu
     return _game_page(found, typed=typed, **_errors(refused)), 422
 
 
-def _errors(refused: Exception | str | None) -> dict[str, Any]:
-    """Return the messages of a refusal: per seat, and for the whole round."""
+def _errors(refused: Exception | Message | None) -> dict[str, Any]:
+    """Return the messages of a refusal, in the person's language: per seat, and for the round."""
     if refused is None:
         return {"player_errors": {}, "round_errors": []}
+    player_errors = getattr(refused, "player_errors", {})
+    round_errors = getattr(refused, "round_errors", [refused])
     return {
-        "player_errors": getattr(refused, "player_errors", {}),
-        "round_errors": getattr(refused, "round_errors", [str(refused)]),
+        "player_errors": {seat: translate(message) for seat, message in player_errors.items()},
+        "round_errors": [translate(message) for message in round_errors],
     }

@@ -37,7 +37,7 @@ def test_anything_but_ascii_digits_is_refused_at_its_seat(typed):
         round_form("3", typed, "4").heads_taken()
 
     assert set(refused.value.player_errors) == {1}
-    assert "nombre entier" in refused.value.player_errors[1]
+    assert "nombre entier" in str(refused.value.player_errors[1])
 
 
 def test_every_unreadable_field_gets_its_own_message():

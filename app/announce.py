@@ -46,10 +46,10 @@ def main() -> None:
     shown = lan_address() if host in ("0.0.0.0", "::", "") else host
     url = f"http://{shown}:{port}/"
     here = f"http://127.0.0.1:{port}/"
-    opening = _("« 6 qui prend ! » — ouvrez %(url)s sur un téléphone du même réseau Wi-Fi :")
+    opening = _("« 6 qui prend ! » — ouvrez %(url)s sur un téléphone du même réseau Wi-Fi :")
     print(f"\n  {opening % {'url': url}}\n")
     segno.make(url, error="m").terminal(compact=True, border=2)
-    on_this_machine = _("(sur cette machine : %(url)s)")
+    on_this_machine = _("(sur cette machine : %(url)s)")
     print(f"\n  {on_this_machine % {'url': here}}\n", flush=True)
 
 

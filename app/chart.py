@@ -116,8 +116,8 @@ def score_chart(sheet: Scoresheet) -> Chart | None:
     y_ticks = tuple((y(v), v) for v in range(0, top + 1, step))
     standing = ", ".join(f"{line.name} {line.total}" for line in lines)
     description = ngettext(
-        "Totaux cumulés après %(num)d manche. Totaux actuels : %(standing)s.",
-        "Totaux cumulés après chacune des %(num)d manches. Totaux actuels : %(standing)s.",
+        "Totaux cumulés après %(num)d manche. Totaux actuels : %(standing)s.",
+        "Totaux cumulés après chacune des %(num)d manches. Totaux actuels : %(standing)s.",
         rounds,
         standing=standing,
     )

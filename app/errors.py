@@ -19,12 +19,12 @@ def _messages() -> dict[int, tuple[str, str]]:
         405: (_("Action impossible"), _("Cette adresse ne s’utilise pas ainsi.")),
         413: (_("Envoi trop gros"), _("Ce qui a été envoyé dépasse la taille permise.")),
         429: (
-            _("Doucement !"),
-            _("Trop de demandes en peu de temps : patientez un instant puis réessayez."),
+            _("Doucement !"),
+            _("Trop de demandes en peu de temps : patientez un instant puis réessayez."),
         ),
         500: (
             _("Oups, une erreur"),
-            _("Une erreur est survenue de notre côté. Rien n’a été perdu : réessayez."),
+            _("Une erreur est survenue de notre côté. Rien n’a été perdu : réessayez."),
         ),
     }
 
@@ -43,7 +43,7 @@ def init_app(app: Flask) -> None:
             400,
             _(
                 "Le formulaire a expiré ou n’a pas de jeton de sécurité. Rechargez la page et "
-                "recommencez : rien n’a été enregistré."
+                "recommencez : rien n’a été enregistré."
             ),
         )
 

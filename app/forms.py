@@ -93,7 +93,7 @@ class HeadsForm(Form):
         naming the fields that do not hold a whole number."""
         if not self.seats_sent:
             raise rules.InvalidRound(
-                {}, [N_("Ce formulaire ne correspond pas à la partie : rechargez la page.")]
+                {}, [N_("Ce formulaire ne correspond pas à la partie : rechargez la page.")]
             )
         values: list[int] = []
         errors: dict[int, Message] = {}
@@ -101,7 +101,7 @@ class HeadsForm(Form):
             value = 0 if not text.strip() else whole_number(text)
             if value is None:
                 errors[seat] = N_(
-                    "« %(typed)s » n’est pas un nombre entier de têtes.", typed=text.strip()[:20]
+                    "« %(typed)s » n’est pas un nombre entier de têtes.", typed=text.strip()[:20]
                 )
             else:
                 values.append(value)

@@ -140,17 +140,17 @@ def seat_players(typed: Sequence[str]) -> list[str]:
     for index, name in seated:
         if any(unicodedata.category(char) in ("Cc", "Cs") for char in name):
             seat_errors[index] = N_(
-                "Ce nom contient un caractère invisible ou invalide : retapez-le."
+                "Ce nom contient un caractère invisible ou invalide : retapez-le."
             )
         elif len(name) > MAX_NAME_LENGTH:
             seat_errors[index] = N_(
-                "Ce nom fait %(length)s caractères : %(most)s au plus.",
+                "Ce nom fait %(length)s caractères : %(most)s au plus.",
                 length=len(name),
                 most=MAX_NAME_LENGTH,
             )
         elif name_key(name) in first_seen:
             seat_errors[index] = N_(
-                "« %(name)s » est déjà à la table : donnez un autre nom.", name=name
+                "« %(name)s » est déjà à la table : donnez un autre nom.", name=name
             )
         else:
             first_seen[name_key(name)] = index
@@ -158,12 +158,12 @@ def seat_players(typed: Sequence[str]) -> list[str]:
     if len(seated) < MIN_PLAYERS:
         table_errors.append(
             N_(
-                "Il faut au moins %(least)s joueurs : saisissez au moins %(least)s noms.",
+                "Il faut au moins %(least)s joueurs : saisissez au moins %(least)s noms.",
                 least=MIN_PLAYERS,
             )
         )
     if len(seated) > MAX_PLAYERS:
-        table_errors.append(N_("On joue à %(most)s au plus : retirez des noms.", most=MAX_PLAYERS))
+        table_errors.append(N_("On joue à %(most)s au plus : retirez des noms.", most=MAX_PLAYERS))
     if seat_errors or table_errors:
         raise InvalidPlayers(seat_errors, table_errors)
     return [name for _, name in seated]
@@ -237,7 +237,7 @@ def check_round(heads_taken: Sequence[int], players: Sequence[str], pro: bool = 
             )
         elif value > most_for_player:
             player_errors[seat] = N_(
-                "%(value)s, c’est trop — %(players)s joueurs : au plus %(most)s têtes pour un "
+                "%(value)s, c’est trop — %(players)s joueurs : au plus %(most)s têtes pour un "
                 "joueur en une manche.",
                 value=value,
                 players=n,
@@ -249,7 +249,7 @@ def check_round(heads_taken: Sequence[int], players: Sequence[str], pro: bool = 
         if total < MIN_HEADS_FOR_ROUND:
             round_errors.append(
                 N_(
-                    "Personne n’a pris de tête ? Impossible : à chaque manche, au moins un "
+                    "Personne n’a pris de tête ? Impossible : à chaque manche, au moins un "
                     "joueur ramasse des cartes."
                 )
             )
@@ -257,7 +257,7 @@ def check_round(heads_taken: Sequence[int], players: Sequence[str], pro: bool = 
             round_errors.append(
                 N_(
                     "Cette manche compte %(total)s têtes en tout, c’est trop — %(players)s "
-                    "joueurs : au plus %(most)s têtes en une manche, tous joueurs ensemble.",
+                    "joueurs : au plus %(most)s têtes en une manche, tous joueurs ensemble.",
                     total=total,
                     players=n,
                     most=most_for_round,
@@ -335,7 +335,7 @@ class Scoresheet:
         """Return the heads of the next round or raise GameOver / InvalidRound."""
         if self.is_over:
             raise GameOver(
-                N_("La partie est terminée : annulez la dernière manche pour la rouvrir.")
+                N_("La partie est terminée : annulez la dernière manche pour la rouvrir.")
             )
         return check_round(heads_taken, self.players, self.rules.pro)
 
@@ -356,7 +356,7 @@ class Scoresheet:
                 raise GameOver(
                     N_(
                         "Avec ces têtes, la partie se serait terminée après la manche "
-                        "%(number)s : annulez d’abord les manches suivantes, ou corrigez "
+                        "%(number)s : annulez d’abord les manches suivantes, ou corrigez "
                         "autrement.",
                         number=played,
                     )

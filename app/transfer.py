@@ -140,9 +140,9 @@ def _parse_rules(raw: Any) -> rules.GameRules:
     round_count = raw.get("round_count")
     pro = raw.get("pro", False)
     if not _whole(limit) or not (round_count is None or _whole(round_count)):
-        raise ValueError(_("règles invalides : la limite et le nombre de manches sont des entiers"))
+        raise ValueError(_("règles invalides : la limite et le nombre de manches sont des entiers"))
     if not isinstance(pro, bool):
-        raise ValueError(_("règles invalides : « pro » vaut true ou false"))
+        raise ValueError(_("règles invalides : « pro » vaut true ou false"))
     try:
         return rules.GameRules(
             end=rules.EndRule(raw.get("end", "above")),
@@ -152,10 +152,10 @@ def _parse_rules(raw: Any) -> rules.GameRules:
         )
     except rules.InvalidGameRules as error:
         raise ValueError(
-            _("règles de fin de partie invalides : %(why)s", why=translate(error.message))
+            _("règles de fin de partie invalides : %(why)s", why=translate(error.message))
         ) from error
     except ValueError as error:  # an end rule that does not exist
-        raise ValueError(_("règles invalides : fin de partie inconnue")) from error
+        raise ValueError(_("règles invalides : fin de partie inconnue")) from error
 
 
 def _parse_game(raw: Any) -> ImportedGame:
@@ -175,9 +175,9 @@ def _parse_game(raw: Any) -> ImportedGame:
         players = rules.seat_players(names)
     except rules.InvalidPlayers as error:
         why = " ".join(translate(m) for m in [*error.seat_errors.values(), *error.table_errors])
-        raise ValueError(_("joueurs invalides : %(why)s", why=why)) from error
+        raise ValueError(_("joueurs invalides : %(why)s", why=why)) from error
     if len(players) != len(names):
-        raise ValueError(_("joueurs invalides : nom vide"))
+        raise ValueError(_("joueurs invalides : nom vide"))
     rounds = raw.get("rounds")
     if not isinstance(rounds, list):
         raise ValueError(_("liste des manches invalide"))
@@ -185,7 +185,7 @@ def _parse_game(raw: Any) -> ImportedGame:
     for number, heads in enumerate(rounds, start=1):
         if not isinstance(heads, list) or len(heads) != len(players) or not all(map(_whole, heads)):
             raise ValueError(
-                _("manche %(number)s : il faut un nombre entier par joueur", number=number)
+                _("manche %(number)s : il faut un nombre entier par joueur", number=number)
             )
         try:
             checked = sheet.check_round(heads)
@@ -193,10 +193,10 @@ def _parse_game(raw: Any) -> ImportedGame:
             why = " ".join(
                 translate(m) for m in [*error.player_errors.values(), *error.round_errors]
             )
-            raise ValueError(_("manche %(number)s : %(why)s", number=number, why=why)) from error
+            raise ValueError(_("manche %(number)s : %(why)s", number=number, why=why)) from error
         except rules.GameOver:
             raise ValueError(
-                _("manche %(number)s : la partie était déjà terminée", number=number)
+                _("manche %(number)s : la partie était déjà terminée", number=number)
             ) from None
         sheet = sheet.with_round(checked)
     return ImportedGame(origin, created, sheet)
@@ -208,9 +208,9 @@ def _refusal(number: int, raw: Any, why: str) -> str:
     if isinstance(names, list) and names and all(isinstance(n, str) for n in names):
         players = ", ".join(n[:30] for n in names[:4])
         return _(
-            "Partie %(number)s (%(players)s) : %(why)s", number=number, players=players, why=why
+            "Partie %(number)s (%(players)s) : %(why)s", number=number, players=players, why=why
         )
-    return _("Partie %(number)s : %(why)s", number=number, why=why)
+    return _("Partie %(number)s : %(why)s", number=number, why=why)
 
 
 def parse_export(data: bytes) -> list[ImportedGame]:
@@ -220,12 +220,12 @@ def parse_export(data: bytes) -> list[ImportedGame]:
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise ImportRefused([_("Ce fichier n’est pas un export JSON de parties.")]) from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise ImportRefused([_("Ce fichier n’est pas un export du compteur « 6 qui prend ! ».")])
+        raise ImportRefused([_("Ce fichier n’est pas un export du compteur « 6 qui prend ! ».")])
     if type(document.get("version")) is not int or document["version"] != VERSION:
         raise ImportRefused(
             [
                 _(
-                    "Version de fichier %(version)s inconnue (attendu : %(expected)s).",
+                    "Version de fichier %(version)s inconnue (attendu : %(expected)s).",
                     version=repr(document.get("version")),
                     expected=VERSION,
                 )

@@ -137,7 +137,7 @@ def add_round(public_id: str) -> ResponseReturnValue:
     except games.RoundRefused as refusal:
         return _refused(refusal.game, refusal, form.typed())
     except games.StaleRound as stale:
-        flash(_("Cette manche était déjà enregistrée : voici la feuille à jour."), "info")
+        flash(_("Cette manche était déjà enregistrée : voici la feuille à jour."), "info")
         return _answer_write(stale.game)
     db.session.commit()
     return _answer_write(found)
@@ -151,7 +151,7 @@ def cancel_round(public_id: str) -> ResponseReturnValue:
     try:
         found = games.cancel_round(public_id, current_device_hash(), number)
     except games.StaleRound as stale:
-        flash(_("Cette manche était déjà annulée : voici la feuille à jour."), "info")
+        flash(_("Cette manche était déjà annulée : voici la feuille à jour."), "info")
         return _answer_write(stale.game)
     db.session.commit()
     flash(_("Manche %(number)s annulée.", number=number), "info")
@@ -190,7 +190,7 @@ def edit_round(public_id: str, number: int) -> ResponseReturnValue:
 
 
 GAME_CHANGED = N_(
-    "La partie a changé depuis l’ouverture de ce formulaire (une autre page ou un autre joueur) : "
+    "La partie a changé depuis l’ouverture de ce formulaire (une autre page ou un autre joueur) : "
     "rien n’a été enregistré. Vérifiez la feuille à jour ci-dessous puis enregistrez à nouveau."
 )
 

@@ -1,9 +1,10 @@
 """Languages: French (the source), English and German, chosen per person, through Flask-Babel.
 
 The language is the `lang` cookie when the person picked one with the switch on every page,
-else the browser's best match among ours (Accept-Language), else French. Texts are marked with
-`_`/`ngettext` where they are written; their msgids are the French texts themselves, so a
-missing catalog still shows French. `make translations` re-extracts and updates the catalogs.
+else the browser's first language among ours (Accept-Language), else French. Texts are marked
+with `_`/`ngettext` where they are written (`N_` in the rules and forms, which say what is wrong
+as a Message that `translate` turns into the person's language); their msgids are the French
+texts themselves. `make translations` re-extracts and updates the catalogs.
 """
 
 from __future__ import annotations

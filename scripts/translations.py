@@ -49,19 +49,27 @@ def update(template: Path, language: str) -> None:
         subprocess.run([PYBABEL, "init", *target], check=True)
 
 
-def fill_source_language(path: Path) -> None:
-    """Translate every French text into itself, plural forms included."""
+def tidy(language: str) -> None:
+    """Fill in the header; for French, translate every text into itself, plural forms included."""
+    path = catalog_path(language)
     with path.open("rb") as file:
         catalog = read_po(file)
-    for message in catalog:
-        if not message.id:
-            continue  # the header
-        if message.pluralizable:  # French (CLDR): one, many (millions), other
-            singular, plural = message.id
-            message.string = (singular, *[plural] * (catalog.num_plurals - 1))
-        else:
-            message.string = message.id
-        message.flags.discard("fuzzy")
+    catalog.header_comment = (
+        f"# {LANGUAGES[language]}: the texts of the « 6 qui prend ! » counter.\n"
+        "# Each msgid is the French text; README.md (Languages) says how to update this file."
+    )
+    catalog.msgid_bugs_address = ""
+    catalog.last_translator = catalog.language_team = ""
+    if language == DEFAULT_LANGUAGE:
+        for message in catalog:
+            if not message.id:
+                continue  # the header
+            if message.pluralizable:  # French (CLDR): one, many (millions), other
+                singular, plural = message.id
+                message.string = (singular, *[plural] * (catalog.num_plurals - 1))
+            else:
+                message.string = message.id
+            message.flags.discard("fuzzy")
     with path.open("wb") as file:
         write_po(file, catalog, width=0, sort_output=True, ignore_obsolete=True)
 
@@ -72,8 +80,8 @@ def main() -> None:
         extract(template)
         for language in LANGUAGES:
             update(template, language)
-    fill_source_language(catalog_path(DEFAULT_LANGUAGE))
     for language in LANGUAGES:
+        tidy(language)
         with catalog_path(language).open("rb") as file:
             catalog = read_po(file)
         todo = [m for m in catalog if m.id and (m.fuzzy or not all(_forms(m.string)))]

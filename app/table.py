@@ -117,7 +117,9 @@ def _open(
     state = _state_of(game)
     current = _assistant(SavedGame.of(game), state)
     if current.game.scoresheet.is_over:
-        over = rules.GameOver("La partie est terminée : l’assistant n’a plus de manche à placer.")
+        over = rules.GameOver(
+            rules.N_("La partie est terminée : l’assistant n’a plus de manche à placer.")
+        )
         raise _refuse(CardsRefused(current, over))
     return game, state, current
 

@@ -16,12 +16,15 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from app import games, rules, table
 from app.assistant_forms import cards_typed, pile_typed, step_number, typed_fields
 from app.device import current_device_hash
 from app.extensions import db, limiter
 from app.htmx import is_htmx, vary_on_htmx
+from app.i18n import translate
 
 bp = Blueprint("assistant", __name__)
 
@@ -49,14 +52,14 @@ def count(public_id: str) -> ResponseReturnValue:
         try:
             cards = rules.check_pile(pile_typed(typed), len(sheet.players), sheet.rules.pro)
         except rules.InvalidCards as error:
-            errors = error.errors
+            errors = [translate(message) for message in error.errors]
     page = render_template(
         "count.html",
         game=found,
         sheet=sheet,
         typed=typed,
         seat=seat if seat is not None and seat < len(sheet.players) else None,
-        detail=rules.heads_detail(cards) if cards else None,
+        detail=[(card, rules.heads(card)) for card in cards],
         total=rules.row_heads(cards),
         errors=errors,
     )
@@ -69,8 +72,11 @@ def assistant(public_id: str) -> Response:
     current = table.assistant(public_id, current_device_hash())
     if current.dropped:
         flash(
-            f"La manche {current.dropped} a été saisie à la main : "
-            "l’assistant a laissé de côté les tours qu’il avait placés.",
+            _(
+                "La manche %(number)s a été saisie à la main : "
+                "l’assistant a laissé de côté les tours qu’il avait placés.",
+                number=current.dropped,
+            ),
             "info",
         )
     typed = request.args.get("reprendre", "")[:200].split()  # a turn taken back, to type again
@@ -124,7 +130,9 @@ def take_back_turn(public_id: str) -> ResponseReturnValue:
         public_id,
         [],
         lambda _cards: table.take_back_turn(public_id, _device(), turn),
-        done=f"Tour {turn} annulé : ses cartes sont reprises, à placer de nouveau.",
+        done=_(
+            "Tour %(number)s annulé : ses cartes sont reprises, à placer de nouveau.", number=turn
+        ),
     )
 
 
@@ -147,7 +155,7 @@ def _step(
     except table.CardsRefused as refusal:
         return _page(refusal.assistant, error=refusal, typed=typed, status=422)
     except table.StaleStep as stale:
-        flash(f"{stale} Voici la table à jour.", "info")
+        flash(" ".join([translate(stale.message or ""), _("Voici la table à jour.")]), "info")
         return _answer(stale.assistant)
     db.session.commit()
     if done:
@@ -191,24 +199,33 @@ def _story(round_table: rules.TableRound | None, names: Sequence[str]) -> list[s
     lines = []
     for placement in round_table.placed[-1].placements:
         name, card, row = names[placement.seat], placement.card, placement.row + 1
-        taken = f"{' '.join(map(str, placement.taken))} : {_heads(placement.taken)}"
+        count = rules.row_heads(placement.taken)
+        taken = ngettext(
+            "%(cards)s : %(num)d tête",
+            "%(cards)s : %(num)d têtes",
+            count,
+            cards=" ".join(map(str, placement.taken)),
+        )
+        said = {"name": name, "card": card, "row": row, "taken": taken}
         if isinstance(placement, rules.SixthCard):
             lines.append(
-                f"{name} : le {card} était la 6e carte de la rangée {row}, "
-                f"{name} ramasse ses cinq cartes ({taken})."
+                _(
+                    "%(name)s : le %(card)s était la 6e carte de la rangée %(row)s, "
+                    "%(name)s ramasse ses cinq cartes (%(taken)s).",
+                    **said,
+                )
             )
         elif isinstance(placement, rules.RowChosen):
             lines.append(
-                f"{name} : le {card} était trop petit, {name} a ramassé la rangée {row} ({taken})."
+                _(
+                    "%(name)s : le %(card)s était trop petit, %(name)s a ramassé la rangée "
+                    "%(row)s (%(taken)s).",
+                    **said,
+                )
             )
         else:
-            lines.append(f"{name} : le {card} va sur la rangée {row}.")
+            lines.append(_("%(name)s : le %(card)s va sur la rangée %(row)s.", **said))
     return lines
-
-
-def _heads(cards: Sequence[int]) -> str:
-    count = rules.row_heads(cards)
-    return f"{count} tête{'s' if count > 1 else ''}"
 
 
 def _page(
@@ -231,6 +248,6 @@ def _page(
         story=_story(current.table, current.game.scoresheet.players),
         story_turn=current.turn_count,
         typed=list(typed),
-        field_errors=error.field_errors if error else {},
-        errors=error.errors if error else [],
+        field_errors={i: translate(m) for i, m in error.field_errors.items()} if error else {},
+        errors=[translate(message) for message in error.errors] if error else [],
     ), status

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 
 from app import rules
 from app.forms import whole_number
+from app.rules import N_
 
 SEPARATORS = re.compile(r"[\s,;]+")
 
@@ -21,7 +22,7 @@ def cards_typed(typed: Sequence[str]) -> list[int | None]:
     """Return the number in each field (None for a blank one), or raise InvalidCards naming the
     fields that hold something else."""
     errors = {
-        index: f"« {text.strip()} » n’est pas un numéro de carte."
+        index: N_("« %(typed)s » n’est pas un numéro de carte.", typed=text.strip())
         for index, text in enumerate(typed)
         if text.strip() and whole_number(text) is None
     }
@@ -35,7 +36,7 @@ def pile_typed(text: str) -> list[int]:
     InvalidCards naming each word that is not a number."""
     words = [word for word in SEPARATORS.split(text) if word]
     errors = [
-        f"« {word[:20]} » n’est pas un numéro de carte."
+        N_("« %(typed)s » n’est pas un numéro de carte.", typed=word[:20])
         for word in words
         if whole_number(word) is None
     ]

@@ -9,6 +9,7 @@ texts themselves. `make translations` re-extracts and updates the catalogs.
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlsplit
 
 from babel import Locale, UnknownLocaleError
@@ -55,10 +56,12 @@ def current_language() -> str:
     return locale.language if locale else DEFAULT_LANGUAGE
 
 
-def translate(message: Message | str) -> str:
-    """Return what the rules or a form said (a Message) in the request's language; text as is."""
+def translate(message: object) -> Any:
+    """Return what the rules or a form said (a Message, its values too) in the request's
+    language; anything else (a name, a number) as it is."""
     if isinstance(message, Message):
-        return gettext(message.text, **message.values)
+        values = {name: translate(value) for name, value in message.values.items()}
+        return gettext(message.text, **values)
     return message
 
 
@@ -119,3 +122,4 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
     app.after_request(say_language)
     app.jinja_env.globals.update(languages=LANGUAGES, current_language=current_language, here=here)
+    app.add_template_filter(translate)  # a label or message that may come from the rules

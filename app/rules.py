@@ -77,7 +77,7 @@ class Message:
     values: Mapping[str, object] = field(default_factory=dict)
 
     def __str__(self) -> str:
-        return self.text % dict(self.values)
+        return self.text % {name: str(value) for name, value in self.values.items()}
 
 
 # N_ is gettext's usual name for "mark now, translate later", and one of pybabel's keywords.
@@ -555,22 +555,22 @@ class TableRound:
 class InvalidCards(Exception):
     """Numbers that cannot be these cards; says why, per field and for the whole set."""
 
-    def __init__(self, field_errors: dict[int, str], errors: list[str]):
-        super().__init__("; ".join([*field_errors.values(), *errors]))
+    def __init__(self, field_errors: dict[int, Message], errors: list[Message]):
+        super().__init__("; ".join(map(str, [*field_errors.values(), *errors])))
         self.field_errors = field_errors
         self.errors = errors
 
 
-def _card_range(players: int, pro: bool) -> str:
+def _card_range(players: int, pro: bool) -> Message:
     top = deck_size(players, pro)
     if pro:
-        return f"de 1 à {top} (variante pro à {players} joueurs)"
-    return f"de 1 à {top}"
+        return N_("de 1 à %(top)s (variante pro à %(players)s joueurs)", top=top, players=players)
+    return N_("de 1 à %(top)s", top=top)
 
 
 def check_cards(
     cards: Sequence[int | None],
-    labels: Sequence[str],
+    labels: Sequence[str | Message],
     *,
     players: int,
     pro: bool = False,
@@ -583,22 +583,33 @@ def check_cards(
     The numbers come parsed (the forms read the text).
     """
     top = deck_size(players, pro)
-    field_errors: dict[int, str] = {}
+    field_errors: dict[int, Message] = {}
     checked: list[int] = []
     first_field: dict[int, int] = {}
     for index, label in enumerate(labels):
         card = cards[index] if index < len(cards) else None
         if card is None:
-            field_errors[index] = f"Tapez le numéro de la carte, {_card_range(players, pro)}."
+            field_errors[index] = N_(
+                "Tapez le numéro de la carte, %(range)s.", range=_card_range(players, pro)
+            )
         elif not 1 <= card <= top:
-            field_errors[index] = (
-                f"{card} n’est pas une carte de ce jeu : {_card_range(players, pro)}."
+            field_errors[index] = N_(
+                "%(card)s n’est pas une carte de ce jeu : %(range)s.",
+                card=card,
+                range=_card_range(players, pro),
             )
         elif card in seen:
-            field_errors[index] = f"Le {card} est déjà sur la table ou a déjà été joué."
+            field_errors[index] = N_(
+                "Le %(card)s est déjà sur la table ou a déjà été joué.", card=card
+            )
         elif card in first_field:
             other = labels[first_field[card]]
-            field_errors[index] = f"Le {card} est donné deux fois ({other} et {label})."
+            field_errors[index] = N_(
+                "Le %(card)s est donné deux fois (%(first)s et %(second)s).",
+                card=card,
+                first=other,
+                second=label,
+            )
             field_errors.setdefault(first_field[card], field_errors[index])
         else:
             first_field[card] = index
@@ -612,26 +623,28 @@ def check_pile(cards: Sequence[int], players: int, pro: bool = False) -> tuple[i
     """Return the cards of a pile, or raise InvalidCards naming each number that is not a card
     of this game, or that is there twice."""
     if not cards:
-        raise InvalidCards({}, ["Tapez les numéros des cartes, séparés par des espaces."])
+        raise InvalidCards({}, [N_("Tapez les numéros des cartes, séparés par des espaces.")])
     top = deck_size(players, pro)
-    errors: list[str] = []
+    errors: list[Message] = []
     for index, card in enumerate(cards):
         if not 1 <= card <= top:
             errors.append(
-                f"« {card} » n’est pas une carte de ce jeu : {_card_range(players, pro)}."
+                N_(
+                    "« %(card)s » n’est pas une carte de ce jeu : %(range)s.",
+                    card=card,
+                    range=_card_range(players, pro),
+                )
             )
         elif card in cards[:index]:
-            errors.append(f"Le {card} est tapé deux fois : chaque carte n’existe qu’une fois.")
+            errors.append(
+                N_(
+                    "Le %(card)s est tapé deux fois : chaque carte n’existe qu’une fois.",
+                    card=card,
+                )
+            )
     if errors:
         raise InvalidCards({}, errors)
     return tuple(cards)
-
-
-def heads_detail(cards: Sequence[int]) -> str:
-    """Say the heads of each card and their sum: « 55 → 7, 10 → 3 : 10 têtes »."""
-    total = row_heads(cards)
-    detail = ", ".join(f"{card} → {heads(card)}" for card in cards)
-    return f"{detail} : {total} tête{'s' if total > 1 else ''}"
 
 
 def cards_by_heads() -> list[tuple[int, tuple[int, ...]]]:

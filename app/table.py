@@ -21,7 +21,7 @@ from app.games import SavedGame
 from app.games import _load as load_game  # the one path from rows to a game, lock included
 from app.models import Game, TableRoundState, utcnow
 
-ROW_LABELS = tuple(f"Rangée {row}" for row in range(1, rules.ROWS + 1))
+ROW_LABELS = tuple(rules.N_("Rangée %(number)s", number=row) for row in range(1, rules.ROWS + 1))
 
 
 @dataclass(frozen=True)
@@ -56,9 +56,10 @@ class Assistant:
 class StepRefused(Exception):
     """A step that changed nothing: `assistant` is the assistant as it stands."""
 
-    def __init__(self, assistant: Assistant, message: str = ""):
-        super().__init__(message)
+    def __init__(self, assistant: Assistant, message: rules.Message | None = None):
+        super().__init__(str(message or ""))
         self.assistant = assistant
+        self.message = message
 
 
 class StaleStep(StepRefused):
@@ -69,9 +70,13 @@ class CardsRefused(StepRefused):
     """Cards that cannot be laid or played now; says why, field by field."""
 
     def __init__(self, assistant: Assistant, error: rules.InvalidCards | rules.GameOver):
-        super().__init__(assistant, str(error))
-        self.field_errors: dict[int, str] = getattr(error, "field_errors", {})
-        self.errors: list[str] = getattr(error, "errors", [str(error)])
+        super().__init__(assistant)
+        self.field_errors: dict[int, rules.Message] = {}
+        self.errors: list[rules.Message]
+        if isinstance(error, rules.InvalidCards):
+            self.field_errors, self.errors = error.field_errors, error.errors
+        else:
+            self.errors = [error.message]
 
 
 def _state_of(game: Game) -> TableRoundState | None:
@@ -118,7 +123,7 @@ def _open(
     current = _assistant(SavedGame.of(game), state)
     if current.game.scoresheet.is_over:
         over = rules.GameOver(
-            rules.N_("La partie est terminée : l’assistant n’a plus de manche à placer.")
+            rules.N_("La partie est terminée : l’assistant n’a plus de manche à placer.")
         )
         raise _refuse(CardsRefused(current, over))
     return game, state, current
@@ -129,7 +134,9 @@ def _live(
 ) -> tuple[TableRoundState, Assistant, rules.TableRound]:
     _game, state, current = _open(public_id, device_hash)
     if state is None or current.table is None:  # no rows laid for this round (dropped, never laid)
-        raise _refuse(StaleStep(current, "Les rangées de cette manche ne sont pas posées."))
+        raise _refuse(
+            StaleStep(current, rules.N_("Les rangées de cette manche ne sont pas posées."))
+        )
     return state, current, current.table
 
 
@@ -143,7 +150,7 @@ def lay_rows(
     """
     game, state, current = _open(public_id, device_hash)
     if number != current.round_number or current.table is not None:
-        raise _refuse(StaleStep(current, "Ces rangées étaient déjà posées."))
+        raise _refuse(StaleStep(current, rules.N_("Ces rangées étaient déjà posées.")))
     sheet = current.game.scoresheet
     try:
         starts = rules.check_cards(
@@ -171,7 +178,7 @@ def clear_rows(public_id: str, device_hash: str | None, number: int | None) -> A
     """
     state, current, table = _live(public_id, device_hash)
     if number != current.round_number or table.turns:
-        raise _refuse(StaleStep(current, "Les rangées étaient déjà reprises."))
+        raise _refuse(StaleStep(current, rules.N_("Les rangées étaient déjà reprises.")))
     db.session.delete(state)
     db.session.flush()
     return Assistant(current.game, None)
@@ -188,7 +195,7 @@ def place_cards(
     """
     state, current, table = _live(public_id, device_hash)
     if table.waiting or table.is_complete or turn != current.next_turn:
-        raise _refuse(StaleStep(current, "Ce tour était déjà placé."))
+        raise _refuse(StaleStep(current, rules.N_("Ce tour était déjà placé.")))
     sheet = current.game.scoresheet
     try:
         played = rules.check_cards(
@@ -216,7 +223,7 @@ def choose_row(
         or row is None
         or not 1 <= row <= rules.ROWS
     ):
-        raise _refuse(StaleStep(current, "Cette rangée était déjà choisie."))
+        raise _refuse(StaleStep(current, rules.N_("Cette rangée était déjà choisie.")))
     return _saved(state, current, table.with_choice(row - 1))
 
 
@@ -225,7 +232,7 @@ def take_back_turn(public_id: str, device_hash: str | None, turn: int | None) ->
     choice. Raise StaleStep if it is not (already taken back: a repeat)."""
     state, current, table = _live(public_id, device_hash)
     if turn is None or turn < 1 or turn != current.turn_count:
-        raise _refuse(StaleStep(current, "Ce tour était déjà annulé."))
+        raise _refuse(StaleStep(current, rules.N_("Ce tour était déjà annulé.")))
     saved = _saved(state, current, table.without_last_turn())
     return Assistant(saved.game, saved.table, taken_back=table.turns[-1].cards)
 

@@ -16,7 +16,7 @@ def test_a_field_that_holds_no_number_is_named():
     with pytest.raises(InvalidCards) as refused:
         cards_typed(["50", "abc", "-3"])
     assert set(refused.value.field_errors) == {1, 2}
-    assert "« abc »" in refused.value.field_errors[1]
+    assert "«\u202fabc\u202f»" in str(refused.value.field_errors[1])
 
 
 def test_a_pile_is_split_on_spaces_and_commas():
@@ -26,4 +26,6 @@ def test_a_pile_is_split_on_spaces_and_commas():
 def test_a_word_of_a_pile_that_is_no_number_is_named():
     with pytest.raises(InvalidCards) as refused:
         pile_typed("12 douze 3")
-    assert refused.value.errors == ["« douze » n’est pas un numéro de carte."]
+    assert list(map(str, refused.value.errors)) == [
+        "«\u202fdouze\u202f» n’est pas un numéro de carte."
+    ]

@@ -145,3 +145,24 @@ def test_numbers_and_dates_follow_the_language(client):
     german_date = parse(client.get("/historique", headers=GERMAN).data).find("time").text
     assert re.fullmatch(r"\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}", english_date)  # en-GB
     assert re.fullmatch(r"\d{1,2}\. \w+\.? \d{4}, \d{2}:\d{2}", german_date)
+
+
+def test_the_assistant_counting_and_rules_speak_the_language_chosen(client):
+    public_id = start_game(client, ["Alice", "Bob"])
+    client.get("/langue/en?next=/")
+
+    refused = parse(
+        client.post(
+            f"{game_url(public_id)}/assistant/rangees",
+            data={"number": "1", "row-0": "5", "row-1": "5", "row-2": "200", "row-3": ""},
+        ).data
+    )
+    counted = parse(client.get(f"{game_url(public_id)}/compter?cartes=55+10+23+11").data)
+    game_rules = parse(client.get("/regles").data)
+
+    assert refused.find("h1").text == "Round assistant"
+    assert field_labelled(refused, "Row 3") is not None
+    assert "Nothing was placed" in refused.find(role="alert").text
+    assert "Row 3: 200 is not a card of this game: 1 to 104." in refused.find(role="alert").text
+    assert "55 → 7, 10 → 3, 23 → 1, 11 → 5: 16 bullheads" in status_text(counted)
+    assert game_rules.find("h1").text == "Game rules"

@@ -23,7 +23,7 @@ $(VENV)/.installed: pyproject.toml
 run: $(VENV)/.installed $(COMPILED)
 	$(BIN)/flask --app app db upgrade
 	$(BIN)/python -m app.announce
-	exec $(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile - --no-control-socket "app:create_app()"
+	exec $(BIN)/gunicorn --config gunicorn.conf.py --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile - --no-control-socket "app:create_app()"
 
 ## lint: ruff (lint and format check) and mypy (strict on app/rules.py)
 lint: $(VENV)/.installed

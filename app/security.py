@@ -1,18 +1,27 @@
 """Security and cache headers, all set in one place."""
 
-from flask import Flask, Response, request, session
+from functools import cache
+
+from flask import Flask, Response, current_app, request, session
 from flask.sessions import SecureCookieSessionInterface
 
-CONTENT_SECURITY_POLICY = "; ".join(
-    [
-        "default-src 'self'",
-        "img-src 'self' data:",
-        "object-src 'none'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-    ]
-)
+
+@cache
+def content_security_policy(style_hashes: tuple[str, ...] = ()) -> str:
+    """Return the policy: this origin only, plus the inline stylesheets named by their hashes."""
+    return "; ".join(
+        [
+            "default-src 'self'",
+            " ".join(["style-src 'self'", *style_hashes]),
+            "img-src 'self' data:",
+            "object-src 'none'",
+            "base-uri 'none'",
+            "form-action 'self'",
+            "frame-ancestors 'none'",
+        ]
+    )
+
+
 PERMISSIONS_POLICY = ", ".join(
     f"{feature}=()" for feature in ("camera", "microphone", "geolocation", "payment", "usb")
 )
@@ -20,7 +29,10 @@ PERMISSIONS_POLICY = ", ".join(
 
 def set_headers(response: Response) -> Response:
     headers = response.headers
-    headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+    headers.setdefault(
+        "Content-Security-Policy",
+        content_security_policy(current_app.extensions.get("style_hashes", ())),
+    )
     headers.setdefault("X-Content-Type-Options", "nosniff")
     headers.setdefault("Referrer-Policy", "strict-origin-when-cross-origin")
     headers.setdefault("Permissions-Policy", PERMISSIONS_POLICY)

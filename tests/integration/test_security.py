@@ -1,5 +1,7 @@
 """Security headers on every answer, names shown as text everywhere, oversized bodies refused."""
 
+import base64
+import hashlib
 import re
 
 import pytest
@@ -39,13 +41,18 @@ def assert_security_headers(response):
     assert response.headers.get("Permissions-Policy")
 
 
-def assert_no_inline_code(markup: bytes):
-    """The CSP forbids inline scripts, inline styles and event attributes: the page uses none."""
-    page = parse(markup)
+def assert_no_inline_code(response):
+    """The CSP forbids inline scripts, style attributes and event attributes: the page uses none.
+    Its one <style> element is allowed by its hash, which the CSP lists."""
+    page = parse(response.data)
+    style_sources = csp_directives(response).get("style-src", [])
     for element in page.iter():
         if element.tag == "script":
             assert element.get("src"), "inline <script>"
-        assert element.tag != "style", "inline <style>"
+        if element.tag == "style":
+            css = "".join(child for child in element.children if isinstance(child, str))
+            digest = base64.b64encode(hashlib.sha256(css.encode()).digest()).decode()
+            assert f"'sha256-{digest}'" in style_sources, "inline <style> the CSP does not allow"
         assert "style" not in element.attrs, f"style attribute on <{element.tag}>"
         assert not [a for a in element.attrs if a.startswith("on")], f"event attribute on {element}"
 
@@ -88,16 +95,16 @@ def test_security_headers_on_every_answer(client, finished_game):
 def test_no_inline_script_or_style_on_any_page(client, finished_game):
     for what, response in every_kind_of_answer(client, finished_game):
         if response.mimetype == "text/html" and response.data:
-            assert_no_inline_code(response.data)
+            assert_no_inline_code(response)
 
 
 def test_static_files_are_not_sniffed(client):
     page = parse(client.get("/").data)
     scripts = [element.get("src") for element in page.find_all("script")]
-    styles = [element.get("href") for element in page.find_all("link", rel="stylesheet")]
-    assert scripts and styles
+    icons = [element.get("href") for element in page.find_all("link", rel="icon")]
+    assert scripts and icons
 
-    for url in scripts + styles:
+    for url in scripts + icons:
         response = client.get(url)
         assert response.status_code == 200, url
         assert response.headers.get("X-Content-Type-Options") == "nosniff", url

@@ -106,13 +106,13 @@ def test_static_files_have_content_hashed_names_cached_for_a_year(client, big_ga
 
 def test_static_files_are_sent_in_the_encoding_the_browser_accepts(app, client):
     page = client.get("/")
-    stylesheet = next(
-        ref for ref in static_references(page.get_data(as_text=True)) if ref.endswith(".css")
+    script = next(
+        ref for ref in static_references(page.get_data(as_text=True)) if ref.endswith(".js")
     )
-    plain = client.get(stylesheet, headers={"Accept-Encoding": "identity"}).data
+    plain = client.get(script, headers={"Accept-Encoding": "identity"}).data
 
-    as_brotli = client.get(stylesheet, headers={"Accept-Encoding": "br"})
-    as_gzip = client.get(stylesheet, headers={"Accept-Encoding": "gzip"})
+    as_brotli = client.get(script, headers={"Accept-Encoding": "br"})
+    as_gzip = client.get(script, headers={"Accept-Encoding": "gzip"})
 
     assert as_brotli.headers["Content-Encoding"] == "br"
     assert brotli.decompress(as_brotli.data) == plain

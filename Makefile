@@ -44,10 +44,10 @@ test: $(VENV)/.installed $(COMPILED) browser
 	if [ -z "$$url" ]; then echo "PostgreSQL unavailable: its tests will be reported as skipped"; fi; \
 	TEST_POSTGRES_URL="$$url" $(BIN)/python -m pytest
 
-## bench: requests per second of the real server against a bare Flask app (wrk); writes docs/performance.md
-bench: $(VENV)/.bench-installed
+## bench: what players feel on a phone's network (Chromium, throttled) and the server's CPU and req/s; writes docs/performance.md (ARGS=--quick: rounds 3 s apart)
+bench: $(VENV)/.installed browser
 	@command -v wrk >/dev/null || $(MAKE) --no-print-directory debian-packages PACKAGES=wrk
-	WORKERS=$(WORKERS) $(BIN)/python scripts/bench.py
+	WORKERS=$(WORKERS) CHROME_PATH=$${CHROME_PATH:-/usr/bin/chromium} $(BIN)/python scripts/bench.py $(ARGS)
 
 ## audit: Lighthouse (mobile) and the W3C Nu HTML checker on three pages; writes docs/performance.md
 audit: $(VENV)/.installed browser node_modules/.installed
@@ -59,10 +59,6 @@ translations: $(VENV)/.installed
 
 app/translations/%/LC_MESSAGES/messages.mo: app/translations/%/LC_MESSAGES/messages.po | $(VENV)/.installed
 	$(BIN)/pybabel compile --statistics -l $* -i $< -o $@
-
-$(VENV)/.bench-installed: $(VENV)/.installed
-	$(BIN)/python -m pip install --quiet -e ".[test,bench]"
-	touch $@
 
 # Lighthouse and vnu-jar, pinned in package-lock.json; the checker runs on Java.
 node_modules/.installed: package.json package-lock.json

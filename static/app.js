@@ -31,3 +31,13 @@ document.addEventListener("keydown", (event) => {
     }
   }
 });
+
+// The first key typed in a round also asks the server for a few bytes, so that a connection the
+// phone, a router or the server (after 75 s idle, gunicorn.conf.py) closed during a long pause
+// is open again before the tap on « Valider la manche » (docs/performance.md).
+document.addEventListener("input", (event) => {
+  const form = event.target.form;
+  if (!form || form.id !== "round-form" || form.dataset.warmed) return;
+  form.dataset.warmed = "true";
+  fetch("/healthz", { method: "HEAD", cache: "no-store" }).catch(() => {});
+});

@@ -5,9 +5,9 @@ At create_app time every file of static/ is copied into a build folder under ins
 WSGI layer (the right encoding for the request's Accept-Encoding, `immutable` caching), so a
 repeat visit never asks for them again and a new version gets a new URL. The plain names still
 work, without the long cache, for pages rendered before a deploy. Pages themselves are
-compressed per response by Flask-Compress. The stylesheet is also written into each page's head,
-so that the first paint needs the page alone (docs/performance.md); the CSP allows exactly that
-text, by its hash.
+compressed per response by Flask-Compress. A browser's first page holds the stylesheet itself,
+so that its first paint needs the page alone (docs/performance.md; the CSP allows exactly that
+text, by its hash); the next ones link it.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 import brotli
-from flask import Flask, current_app, url_for
+from flask import Flask, Response, current_app, g, request, url_for
 from flask_compress import Compress
 from markupsafe import Markup
 from whitenoise import WhiteNoise
@@ -29,7 +29,8 @@ from whitenoise import WhiteNoise
 HASH_LENGTH = 12  # hex digits of SHA-256: 48 bits, plenty to tell versions of one file apart
 IMMUTABLE = "public, max-age=31536000, immutable"
 PLAIN_MAX_AGE = 60  # seconds: an unhashed name may change content at the next deploy
-INLINE_STYLESHEET = "app.css"
+STYLESHEET = "app.css"
+STYLESHEET_COOKIE = "styles"  # the version of the stylesheet this browser has
 
 
 def hashed_name(name: str, content: bytes) -> str:
@@ -105,9 +106,31 @@ def style_hash(css: str) -> str:
     return f"'sha256-{digest}'"
 
 
-def inline_stylesheet() -> Markup:
-    """Return the page's <style> element (the CSP allows it by its hash)."""
+def stylesheet() -> Markup:
+    """Return the page's stylesheet: written into the page for a browser that has not had it
+    yet (its first paint then needs nothing more than the page; the CSP allows that text by its
+    hash), linked for one that has (from its cache: no request, and 1.8 KB less per page)."""
+    version = current_app.extensions["assets"][STYLESHEET]
+    if request.cookies.get(STYLESHEET_COOKIE) == version:
+        return Markup('<link rel="stylesheet" href="{}">').format(asset_url(STYLESHEET))
+    g.stylesheet_sent = version
     return Markup("<style>{}</style>").format(Markup(current_app.extensions["inline_css"]))
+
+
+def remember_stylesheet(response: Response) -> Response:
+    """Tell the next pages that this browser has the stylesheet: the page held it, and the
+    service worker (static/pwa.js) keeps every static file; the HTTP cache keeps it a year."""
+    version = g.get("stylesheet_sent")
+    if version:
+        response.set_cookie(
+            STYLESHEET_COOKIE,
+            version,
+            max_age=400 * 24 * 3600,
+            httponly=True,
+            samesite="Lax",
+            secure=request.is_secure,
+        )
+    return response
 
 
 def _static_headers(immutable_names: frozenset[str]):
@@ -126,12 +149,13 @@ def init_app(app: Flask) -> None:
     manifest = build(source, target)
     app.extensions["assets"] = manifest
     app.add_template_global(asset_url)
-    # Written into each page: on a phone's network a linked stylesheet costs the first paint one
-    # more round trip (and often a new connection), ≈ 150-300 ms, for 1.8 KB more per page.
-    css = compact_css((source / INLINE_STYLESHEET).read_text(encoding="utf-8"))
+    # On a phone's network a linked stylesheet costs a first paint one more round trip (and
+    # often a new connection), ≈ 150-300 ms; in every page it would cost 1.8 KB each time.
+    css = compact_css((source / STYLESHEET).read_text(encoding="utf-8"))
     app.extensions["inline_css"] = css
     app.extensions["style_hashes"] = (style_hash(css),)
-    app.add_template_global(inline_stylesheet)
+    app.add_template_global(stylesheet)
+    app.after_request(remember_stylesheet)
 
     prefix = (app.static_url_path or "/static").rstrip("/") + "/"
     immutable_urls = frozenset(prefix + hashed for hashed in manifest.values())

@@ -38,7 +38,7 @@ import time
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -741,7 +741,7 @@ def warm_up(port: int, table: Table, cookie: str, requests: int = 12) -> None:
 
 
 def _rounds_stored(database: Path) -> int:
-    with sqlite3.connect(database) as connection:
+    with closing(sqlite3.connect(database)) as connection:
         return connection.execute("SELECT count(*) FROM round").fetchone()[0]
 
 

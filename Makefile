@@ -45,7 +45,7 @@ test: $(VENV)/.installed $(COMPILED) browser
 	TEST_POSTGRES_URL="$$url" $(BIN)/python -m pytest
 
 ## bench: what players feel on a phone's network (Chromium, throttled) and the server's CPU and req/s; writes docs/performance.md (ARGS=--quick: rounds 3 s apart)
-bench: $(VENV)/.installed browser
+bench: $(VENV)/.installed $(COMPILED) browser
 	@command -v wrk >/dev/null || $(MAKE) --no-print-directory debian-packages PACKAGES=wrk
 	WORKERS=$(WORKERS) CHROME_PATH=$${CHROME_PATH:-/usr/bin/chromium} $(BIN)/python scripts/bench.py $(ARGS)
 

@@ -172,6 +172,7 @@ def test_the_image_context_keeps_what_the_app_needs_and_leaves_out_local_state()
         "migrations",
         "pyproject.toml",
         "README.md",
+        "gunicorn.conf.py",
         entrypoint()[0].removeprefix(f"{ROOT}/"),
     ]
     assert [name for name in needed if is_ignored(name)] == []

@@ -61,11 +61,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     with app.app_context():
         _configure_engine(db.engine)
 
-    from app import assistant, errors, pwa, views
+    from app import assistant, errors, follow, pwa, views
 
     app.register_blueprint(views.bp)
     app.register_blueprint(assistant.bp)  # the table assistant, counting heads, the rules
     app.register_blueprint(pwa.bp)  # the installed app: manifest and service worker
+    app.register_blueprint(follow.bp)  # sharing a game, and following it from other phones
     errors.init_app(app)
     return app
 

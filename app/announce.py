@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import os
 import socket
+import sys
+from itertools import zip_longest
 from pathlib import Path
+from typing import TextIO
 
 import segno
 from babel.support import Translations
@@ -16,6 +19,16 @@ from babel.support import Translations
 from app.i18n import DEFAULT_LANGUAGE, LANGUAGES
 
 CATALOGS = Path(__file__).resolve().parent / "translations"
+
+# Explicit colours: segno's terminal output paints with the terminal's own foreground and
+# background (reverse video, or full blocks in the compact mode), so a light terminal shows the
+# code inverted, which many phone cameras will not read. Black on white reads everywhere.
+DARK_ON_TOP = {  # (top module dark, bottom module dark) -> foreground;background of « ▀ »
+    (True, True): "30;40",
+    (True, False): "30;107",
+    (False, True): "97;40",
+    (False, False): "97;107",
+}
 
 
 def lan_address() -> str:
@@ -39,6 +52,16 @@ def terminal_language() -> str:
     return DEFAULT_LANGUAGE
 
 
+def print_qr(text: str, out: TextIO = sys.stdout, border: int = 2) -> None:
+    """Print a QR code black on white whatever the terminal's colours, two rows per line."""
+    rows = [
+        [bool(bit) for bit in row] for row in segno.make(text, error="m").matrix_iter(border=border)
+    ]
+    for top, bottom in zip_longest(rows[::2], rows[1::2], fillvalue=[False] * len(rows[0])):
+        cells = "".join(f"\033[{DARK_ON_TOP[pair]}m▀" for pair in zip(top, bottom))
+        out.write(f"  {cells}\033[0m\n")
+
+
 def main() -> None:
     _ = Translations.load(str(CATALOGS), [terminal_language()]).gettext
     host = os.environ.get("HOST", "0.0.0.0")
@@ -48,7 +71,7 @@ def main() -> None:
     here = f"http://127.0.0.1:{port}/"
     opening = _("« 6 qui prend ! » — ouvrez %(url)s sur un téléphone du même réseau Wi-Fi :")
     print(f"\n  {opening % {'url': url}}\n")
-    segno.make(url, error="m").terminal(compact=True, border=2)
+    print_qr(url)
     on_this_machine = _("(sur cette machine : %(url)s)")
     print(f"\n  {on_this_machine % {'url': here}}\n", flush=True)
 

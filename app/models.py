@@ -41,6 +41,7 @@ class Game(Model):
         Index("ix_game_device_recent", "device_hash", "created_at", "id"),
         Index("ix_game_device_origin", "device_hash", "origin_id"),
         Index("ix_game_device_creation_key", "device_hash", "creation_key", unique=True),
+        Index("ix_game_follow_token", "follow_token", unique=True),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -58,6 +59,8 @@ class Game(Model):
     # The key of the form (or of the rematch) that created the game: sending it twice, by a double
     # tap or a retry, finds this game instead of starting a second one.
     creation_key: Mapped[str | None] = mapped_column(String(64))
+    # The read-only follow address (/suivre/<token>) while the game is shared, else None.
+    follow_token: Mapped[str | None] = mapped_column(String(32))
 
     players: Mapped[list[Player]] = relationship(
         back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"

@@ -1,0 +1,66 @@
+// The follow page, live: ask for the game again every few seconds with the version we have
+// (If-None-Match); the server answers 304 while nothing changed, or the new live part to swap
+// in. Also the share page's « Envoyer le lien » (the Web Share API, where the browser has it).
+// Without this file both pages are complete; the follow page then has its « Recharger » link.
+"use strict";
+
+(() => {
+  const share = document.querySelector("[data-share-url]");
+  if (share && navigator.share) {
+    share.hidden = false;
+    share.addEventListener("click", () => {
+      navigator.share({ title: document.title, url: share.dataset.shareUrl }).catch(() => {});
+    });
+  }
+
+  const live = document.getElementById("follow");
+  if (!live) return;
+  const every = Number(live.dataset.followEvery) || 2000;
+  let etag = live.dataset.followEtag; // the tag of the live part this page was drawn with
+  let timer = null;
+  let asking = false;
+
+  async function poll() {
+    timer = null;
+    if (asking) return;
+    asking = true;
+    let wait = every;
+    try {
+      const headers = { "HX-Request": "true" };
+      if (etag) headers["If-None-Match"] = etag;
+      // no-store: the browser's cache would turn our 304 into a 200 with the old body.
+      const answer = await fetch(location.pathname, { headers, cache: "no-store" });
+      if (answer.status === 200) {
+        etag = answer.headers.get("ETag");
+        const current = document.getElementById("follow");
+        const next = new DOMParser().parseFromString(await answer.text(), "text/html");
+        const part = next.getElementById("follow");
+        if (current && part) current.replaceWith(document.adoptNode(part));
+      } else if (answer.status === 404) {
+        const current = document.getElementById("follow");
+        if (current) {
+          current.setAttribute("role", "alert");
+          current.textContent = "Le partage de cette partie a été arrêté.";
+        }
+        return; // for good: a stopped share never comes back under the same address
+      } else if (answer.status === 429) {
+        wait = every * 5;
+      }
+    } catch {
+      wait = every * 2; // no network for now: keep trying, a little less often
+    } finally {
+      asking = false;
+    }
+    if (!document.hidden) timer = setTimeout(poll, wait);
+  }
+
+  // A phone in a pocket asks nothing; it catches up as soon as it is looked at again.
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden && timer === null) poll();
+    else if (document.hidden && timer !== null) {
+      clearTimeout(timer);
+      timer = null;
+    }
+  });
+  timer = setTimeout(poll, every);
+})();

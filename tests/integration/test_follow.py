@@ -1,0 +1,183 @@
+"""Sharing a game: a follow address for the other phones, read-only, revocable, and cheap to poll."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from app.extensions import limiter
+
+from .actions import HTMX, cancel_round, dump, game_url, new_device, play_rounds, start_game
+from .html import button, form_of, parse, round_lines, status_text, totals
+
+NAMES = ["Alice", "Bruno", "Chloé"]
+ADDRESS = re.compile(r"^http://localhost/suivre/([A-Za-z0-9_-]{22,})$")
+
+
+def share(client, public_id: str) -> str:
+    """Tap « Partager la partie » and return the follow address the share page shows."""
+    page = parse(client.get(game_url(public_id)).data)
+    form = form_of(page, "Partager la partie")
+    assert form is not None, "no « Partager la partie » on the game page"
+    response = client.post(form.get("action"))
+    assert response.status_code == 303
+    return shown_address(client, response.headers["Location"])
+
+
+def shown_address(client, share_page_url: str) -> str:
+    page = parse(client.get(share_page_url).data)
+    links = [a for a in page.find_all("a") if ADDRESS.match(a.get("href") or "")]
+    assert len(links) == 1, page.text
+    assert links[0].text == links[0].get("href"), "the address is also written out as text"
+    return links[0].get("href")
+
+
+def stop(client, public_id: str):
+    page = parse(client.get(f"{game_url(public_id)}/partage").data)
+    return client.post(form_of(page, "Arrêter le partage").get("action"))
+
+
+@pytest.fixture
+def game(client) -> str:
+    public_id = start_game(client, NAMES)
+    play_rounds(client, public_id, [5, 6, 7], [10, 3, 2])
+    return public_id
+
+
+def test_the_share_page_shows_the_address_as_text_link_and_qr_code(client, game):
+    address = share(client, game)
+    token = ADDRESS.match(address).group(1)
+    page = parse(client.get(f"{game_url(game)}/partage").data)
+    assert token != game and token not in client.get_cookie("appareil").value
+    qr = [img for img in page.find_all("img") if "QR" in (img.get("alt") or "")]
+    assert len(qr) == 1 and qr[0].get("src").startswith("data:image/svg+xml")
+    assert button(page, "Arrêter le partage") is not None
+
+
+def test_sharing_twice_keeps_the_address_the_others_opened(client, game):
+    assert share(client, game) == share(client, game)
+
+
+def test_another_phone_follows_without_a_cookie_read_only(app, client, game):
+    address = share(client, game)
+    response = new_device(app).get(address)
+    assert response.status_code == 200
+    page = parse(response.data)
+    assert totals(page) == {"Alice": 15, "Bruno": 9, "Chloé": 9}
+    assert round_lines(page) == [[5, 6, 7], [10, 3, 2]]
+    assert page.find_all("form") == [] and page.find_all("button") == []
+    assert "Modifier la manche" not in page.text
+    assert game not in response.get_data(as_text=True), "the game's own id stays private"
+
+
+def test_a_finished_game_shows_its_result_to_followers_without_the_rematch(app, client, game):
+    play_rounds(client, game, [60, 2, 1])
+    page = parse(new_device(app).get(share(client, game)).data)
+    assert "Chloé" in status_text(page) and "gagne" in status_text(page)
+    assert page.find_all("form") == []
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH"])
+@pytest.mark.parametrize("suffix", ["", "/manches", "/manches/annuler", "/manches/1", "/revanche"])
+def test_writes_through_the_follow_address_are_refused(app, client, game, method, suffix):
+    address = share(client, game)
+    before = dump(app)
+    follower = new_device(app)
+    response = follower.open(address + suffix, method=method, data={"number": "3", "heads-0": "1"})
+    assert response.status_code in (404, 405)
+    assert dump(app) == before
+
+
+def test_the_follow_page_tells_no_one_where_it_came_from_and_is_not_indexed(app, client, game):
+    response = new_device(app).get(share(client, game))
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+    assert response.headers["X-Robots-Tag"] == "noindex"
+    assert parse(response.data).find("meta", name="robots").get("content") == "noindex"
+
+
+def test_stopping_the_share_makes_the_address_a_404_and_sharing_again_a_new_one(app, client, game):
+    address = share(client, game)
+    assert stop(client, game).status_code == 303
+    follower = new_device(app)
+    assert follower.get(address).status_code == 404
+    again = share(client, game)
+    assert again != address
+    assert follower.get(again).status_code == 200
+    assert follower.get(address).status_code == 404
+
+
+def test_another_device_can_neither_share_nor_stop_nor_see_the_share_page(app, client, game):
+    address = share(client, game)
+    before = dump(app)
+    stranger = new_device(app)
+    assert stranger.post(f"{game_url(game)}/partage").status_code == 404
+    assert stranger.post(f"{game_url(game)}/partage/arreter").status_code == 404
+    assert stranger.get(f"{game_url(game)}/partage").status_code == 404
+    assert dump(app) == before
+    assert stranger.get(address).status_code == 200
+
+
+def test_an_unknown_or_malformed_address_is_a_404(app):
+    follower = new_device(app)
+    assert follower.get("/suivre/" + "A" * 22).status_code == 404
+    assert follower.get("/suivre/pas%20un%20jeton").status_code == 404
+
+
+def test_an_unchanged_game_answers_304_and_every_change_a_new_live_part(app, client, game):
+    address = share(client, game)
+    follower = new_device(app)
+    first = follower.get(address, headers=HTMX)
+    tag = first.headers["ETag"]
+    assert follower.get(address, headers={**HTMX, "If-None-Match": tag}).status_code == 304
+
+    cancel_round(client, game, 2)
+    changed = follower.get(address, headers={**HTMX, "If-None-Match": tag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != tag
+    assert round_lines(parse(changed.data)) == [[5, 6, 7]]
+
+    tag = changed.headers["ETag"]
+    client.post(f"{game_url(game)}/manches/1", data=edit_of(client, game, 1, [1, 2, 3]))
+    edited = follower.get(address, headers={**HTMX, "If-None-Match": tag})
+    assert edited.status_code == 200 and round_lines(parse(edited.data)) == [[1, 2, 3]]
+
+
+def edit_of(client, public_id: str, number: int, heads: list[int]) -> dict[str, str]:
+    page = parse(client.get(f"{game_url(public_id)}/manches/{number}").data)
+    form = form_of(page, "Enregistrer la manche")
+    data = {field.get("name"): field.get("value") or "" for field in form.find_all("input")}
+    data.update({f"heads-{seat}": str(value) for seat, value in enumerate(heads)})
+    return data
+
+
+def test_the_live_part_and_the_whole_page_carry_different_tags(app, client, game):
+    address = share(client, game)
+    follower = new_device(app)
+    page = follower.get(address)
+    part = follower.get(address, headers=HTMX)
+    assert page.headers["ETag"] != part.headers["ETag"]
+    assert "HX-Request" in page.headers["Vary"]
+    assert follower.get(address, headers={"If-None-Match": page.headers["ETag"]}).status_code == 304
+
+
+class TestRateLimit:
+    @pytest.fixture
+    def app_settings(self):
+        return {"RATELIMIT_ENABLED": True, "RATELIMIT_FOLLOW": "3 per minute"}
+
+    @pytest.fixture(autouse=True)
+    def fresh_counters(self, app):
+        with app.app_context():
+            limiter.reset()
+        yield
+        with app.app_context():
+            limiter.reset()
+
+    def test_each_follow_address_is_limited_on_its_own(self, app, client):
+        first, second = (start_game(client, NAMES) for _ in range(2))
+        follower = new_device(app)
+        address = share(client, first)
+        for _ in range(3):
+            assert follower.get(address).status_code == 200
+        assert follower.get(address).status_code == 429
+        assert follower.get(share(client, second)).status_code == 200

@@ -1,0 +1,131 @@
+"""Following a game on other phones: the scoring phone shares, the others watch it live, read-only."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Locator, Page, expect
+
+from .pages import GamePage, NewGamePage, control
+
+pytestmark = pytest.mark.e2e
+
+NAMES = ["Alice", "Bruno", "Chloé"]
+WCAG_22_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+LIVE_MS = 5_000  # « within 5 s » of the scoring phone's answer (ui-contract, Following)
+
+
+class SharePage:
+    def __init__(self, page: Page):
+        self.page = page
+
+    @property
+    def address(self) -> Locator:
+        return self.page.get_by_role("link", name=re.compile(r"^https?:\S+suivre\S+$"))
+
+    @property
+    def qr_code(self) -> Locator:
+        return self.page.get_by_role("img", name=re.compile("QR"))
+
+    @property
+    def stop(self) -> Locator:
+        return self.page.get_by_role("button", name="Arrêter le partage", exact=True)
+
+    def follow_address(self) -> str:
+        expect(self.address).to_be_visible()
+        url = self.address.get_attribute("href")
+        expect(self.address).to_have_text(url)  # written out, to read aloud or copy by hand
+        return url
+
+
+def share(game: GamePage) -> SharePage:
+    control(game.page, "Partager la partie").click()
+    screen = SharePage(game.page)
+    expect(screen.qr_code).to_be_visible()
+    return screen
+
+
+@pytest.fixture
+def scorer(new_context) -> GamePage:
+    """The phone that keeps the score, with a game of one round."""
+    game = NewGamePage(new_context().new_page()).open().start_game(NAMES)
+    game.play_round(NAMES, [5, 6, 7], 1)
+    return game
+
+
+def share_and_return(game: GamePage) -> str:
+    """Share the game, note its follow address, and go back to the game page."""
+    game_url = game.page.url
+    address = share(game).follow_address()
+    game.page.goto(game_url)
+    expect(game.validate).to_be_visible()
+    return address
+
+
+def test_a_follower_sees_each_change_live_without_reloading(new_context, scorer: GamePage):
+    address = share_and_return(scorer)
+    follower = GamePage(new_context().new_page())  # another phone: no cookie of the game's
+    follower.page.goto(address)
+    follower.expect_totals({"Alice": 5, "Bruno": 6, "Chloé": 7})
+    for name in ("Valider la manche", "Annuler la manche", "Rejouer avec les mêmes joueurs"):
+        expect(follower.page.get_by_role("button", name=name)).to_have_count(0)
+    expect(follower.page.get_by_text("Modifier la manche")).to_have_count(0)
+    follower.mark_no_reload()
+
+    scorer.play_round(NAMES, [10, 3, 2], 2)
+    expect(follower.total_of("Alice")).to_have_text("15", timeout=LIVE_MS)
+    expect(follower.round_line(2)).to_be_visible()
+
+    scorer.cancel_last_round()
+    expect(scorer.round_line(2)).to_have_count(0)
+    expect(follower.round_line(2)).to_have_count(0, timeout=LIVE_MS)
+    follower.expect_totals({"Alice": 5, "Bruno": 6, "Chloé": 7})
+    assert follower.was_not_reloaded()
+
+
+def test_stopping_the_share_closes_the_address(new_context, scorer: GamePage):
+    screen = share(scorer)
+    address = screen.follow_address()
+    follower = new_context().new_page()
+    follower.goto(address)
+    expect(follower.get_by_role("table", name="Scores")).to_be_visible()
+
+    screen.stop.click()
+    expect(screen.address).to_have_count(0)
+    expect(follower.get_by_role("alert")).to_contain_text("arrêté", timeout=LIVE_MS)
+    response = follower.goto(address)
+    assert response is not None and response.status == 404
+
+    control(screen.page, "Partager la partie").click()
+    assert SharePage(screen.page).follow_address() != address
+
+
+def test_following_works_without_javascript(new_context, scorer: GamePage):
+    address = share_and_return(scorer)
+    follower = GamePage(new_context(java_script_enabled=False).new_page())
+    follower.page.goto(address)
+    follower.expect_totals({"Alice": 5, "Bruno": 6, "Chloé": 7})
+
+    scorer.play_round(NAMES, [10, 3, 2], 2)
+    follower.page.get_by_role("link", name="Recharger").click()
+    follower.expect_totals({"Alice": 15, "Bruno": 9, "Chloé": 9})
+
+
+def assert_no_violation(page: Page) -> None:
+    results = Axe().run(
+        page,
+        options={"runOnly": {"type": "tag", "values": WCAG_22_AA}, "resultTypes": ["violations"]},
+    )
+    assert results.violations_count == 0, f"{page.url}:\n{results.generate_report()}"
+
+
+def test_the_share_and_follow_screens_have_no_wcag_22_aa_violation(new_context, scorer):
+    screen = share(scorer)
+    address = screen.follow_address()
+    assert_no_violation(screen.page)
+    follower = new_context().new_page()
+    follower.goto(address)
+    expect(follower.get_by_role("table", name="Scores")).to_be_visible()
+    assert_no_violation(follower)

@@ -12,7 +12,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from app import assets, device, filters, i18n, security
+from app import assets, device, filters, i18n, live, security
 from app.config import Config, from_plain_environment, local_database_url, local_secret_key
 from app.extensions import csrf, db, limiter, migrate
 
@@ -60,6 +60,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     assets.init_app(app)
     with app.app_context():
         _configure_engine(db.engine)
+        live.init_app(app, db.engine)
 
     from app import assistant, errors, follow, pwa, views
 

@@ -1,18 +1,31 @@
 """Sharing a game and following it: the share page of the scoring phone, the read-only follow page.
 
-The follow page is live by conditional polling (static/follow.js): every few seconds it asks
-again with If-None-Match and the server answers 304 from one indexed read of the game's version,
-the same on every worker and replica, since they all read the same database. The figures that
-chose polling over held Server-Sent Events connections are in docs/performance.md (« Following »).
+The follow page is live through Server-Sent Events (static/follow.js opens an EventSource on
+/suivre/<token>/direct): each change of the game is pushed within milliseconds of its commit, by
+app/live.py, to followers on any worker or replica. A browser without EventSource polls the page
+instead (If-None-Match → 304 from one indexed read). The figures that chose held streams over
+polling are in docs/performance.md (« Following »).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import segno
-from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    stream_with_context,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 
-from app import games, sharing
+from app import games, live, sharing
 from app.device import current_device_hash
 from app.errors import render_error
 from app.extensions import db, limiter
@@ -22,7 +35,10 @@ bp = Blueprint("follow", __name__)
 
 # A phone polls every POLL_SECONDS: 30 asks a minute; a table of ten behind one address, 300.
 FOLLOW_LIMIT = "600 per minute"
-POLL_SECONDS = 2.0
+POLL_SECONDS = 2.0  # browsers without EventSource only
+HEARTBEAT_SECONDS = 15.0
+# Streams one process holds at most: fewer than its threads (gunicorn.conf.py, 32 by default).
+MAX_STREAMS = 24
 STOPPED = "Ce lien de suivi n’existe pas, ou le partage de cette partie a été arrêté."
 
 
@@ -72,28 +88,87 @@ def stop_sharing(public_id: str) -> ResponseReturnValue:
 def follow(token: str) -> ResponseReturnValue:
     """Show a shared game read-only; answer 304 when the follower already has this version."""
     try:
-        version = sharing.followed_version(token)
+        _game_id, version = sharing.followed_version(token)
         if request.if_none_match.contains_weak(_etag(version)):
             response = current_app.response_class(status=304)
         else:
             found = sharing.followed_game(token)
             template = "_follow.html" if is_htmx() else "follow.html"
-            page = render_template(
-                template,
-                part_etag=f'W/"{_etag(found.version, part=True)}"',
-                sheet=found.scoresheet,
-                read_only=True,
-                poll_ms=int(current_app.config.get("FOLLOW_POLL_SECONDS", POLL_SECONDS) * 1000),
-            )
-            response = current_app.make_response(page)
+            response = current_app.make_response(_render_follow(template, token, found))
             version = found.version
     except games.GameNotFound:
         response = current_app.make_response(render_error(404, STOPPED))
     else:
         response.set_etag(_etag(version), weak=True)
+    return vary_on_htmx(_private(response))
+
+
+@bp.get("/suivre/<token>/direct")
+@limiter.limit(_follow_limit, key_func=_follow_key)
+def live_updates(token: str) -> ResponseReturnValue:
+    """Stream the game's live part each time it changes (Server-Sent Events), until the share
+    stops. The stream holds a thread, not a worker: gunicorn runs gthread workers."""
+    try:
+        game_id, _version = sharing.followed_version(token)
+    except games.GameNotFound:
+        return _private(current_app.make_response(render_error(404, STOPPED)))
+    if live.hub().streams >= current_app.config.get("FOLLOW_MAX_STREAMS", MAX_STREAMS):
+        # Every thread holding a stream would leave none for the scoring phones: poll instead.
+        response = current_app.make_response(render_error(503, "Trop de téléphones suivent."))
+        response.headers["Retry-After"] = "30"
+        return _private(response)
+    # The version the follower has: the page's own at first, the last event's after a reconnect.
+    known = request.headers.get("Last-Event-ID") or request.args.get("depuis", "")
+    heartbeat = current_app.config.get("FOLLOW_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS)
+
+    db.session.close()  # end this read: the stream's own reads must see later commits
+
+    def events() -> Iterator[str]:
+        # At once, so the stream opens before anything changes; reconnect quickly if cut.
+        yield "retry: 2000\n\n"
+        with live.hub().watching(game_id) as watch:
+            seen = known
+            while True:
+                try:
+                    found = sharing.followed_game(token)
+                except games.GameNotFound:
+                    yield "event: fin\ndata: arrêté\n\n"
+                    return
+                finally:
+                    db.session.close()  # hand the connection back while waiting
+                if str(found.version) != seen:
+                    seen = str(found.version)
+                    part = _render_follow("_follow.html", token, found)
+                    data = "".join(f"data: {line}\n" for line in part.splitlines())
+                    yield f"event: partie\nid: {seen}\n{data}\n"
+                if not watch.wait(heartbeat):
+                    # A comment line: finds connections closed by the phone, keeps proxies open.
+                    yield ": toujours là\n\n"
+
+    response = current_app.response_class(
+        stream_with_context(events()),
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
+    return _private(response)
+
+
+def _render_follow(template: str, token: str, found: games.SavedGame) -> str:
+    return render_template(
+        template,
+        part_etag=f'W/"{_etag(found.version, part=True)}"',
+        version=found.version,
+        stream_url=url_for("follow.live_updates", token=token, depuis=found.version),
+        sheet=found.scoresheet,
+        read_only=True,
+        poll_ms=int(current_app.config.get("FOLLOW_POLL_SECONDS", POLL_SECONDS) * 1000),
+    )
+
+
+def _private(response: Response) -> Response:
     response.headers["Referrer-Policy"] = "no-referrer"  # the address is the key: never pass it on
     response.headers["X-Robots-Tag"] = "noindex"
-    return vary_on_htmx(response)
+    return response
 
 
 def _etag(version: int, part: bool | None = None) -> str:

@@ -57,14 +57,16 @@ def followed_game(token: str) -> games.SavedGame:
     return games.SavedGame.of(game)
 
 
-def followed_version(token: str) -> int:
-    """Return the version of the game shared under this token (one indexed read), or raise
-    GameNotFound. A follower that already has this version needs nothing else (a 304)."""
-    version = (
-        db.session.scalar(select(Game.version).where(Game.follow_token == token))
+def followed_version(token: str) -> tuple[int, int]:
+    """Return (game id, version) of the game shared under this token (one indexed read), or
+    raise GameNotFound. A follower that already has this version needs nothing else (a 304)."""
+    found = (
+        db.session.execute(
+            select(Game.id, Game.version).where(Game.follow_token == token)
+        ).one_or_none()
         if _valid(token)
         else None
     )
-    if version is None:
+    if found is None:
         raise games.GameNotFound(token)
-    return version
+    return found.id, found.version

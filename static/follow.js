@@ -1,6 +1,7 @@
-// The follow page, live: ask for the game again every few seconds with the version we have
-// (If-None-Match); the server answers 304 while nothing changed, or the new live part to swap
-// in. Also the share page's « Envoyer le lien » (the Web Share API, where the browser has it).
+// The follow page, live: an EventSource on the game's stream swaps in its live part each time the
+// game changes. A browser without EventSource asks again every few seconds with the version it
+// has (If-None-Match: the server answers 304 while nothing changed). Also the share page's
+// « Envoyer le lien » (the Web Share API, where the browser has it).
 // Without this file both pages are complete; the follow page then has its « Recharger » link.
 "use strict";
 
@@ -15,6 +16,20 @@
 
   const live = document.getElementById("follow");
   if (!live) return;
+
+  function swap(html) {
+    const part = new DOMParser().parseFromString(html, "text/html").getElementById("follow");
+    const current = document.getElementById("follow");
+    if (current && part) current.replaceWith(document.adoptNode(part));
+  }
+
+  function stopped() {
+    const current = document.getElementById("follow");
+    if (!current) return;
+    current.setAttribute("role", "alert");
+    current.textContent = "Le partage de cette partie a été arrêté.";
+  }
+
   const every = Number(live.dataset.followEvery) || 2000;
   let etag = live.dataset.followEtag; // the tag of the live part this page was drawn with
   let timer = null;
@@ -32,16 +47,9 @@
       const answer = await fetch(location.pathname, { headers, cache: "no-store" });
       if (answer.status === 200) {
         etag = answer.headers.get("ETag");
-        const current = document.getElementById("follow");
-        const next = new DOMParser().parseFromString(await answer.text(), "text/html");
-        const part = next.getElementById("follow");
-        if (current && part) current.replaceWith(document.adoptNode(part));
+        swap(await answer.text());
       } else if (answer.status === 404) {
-        const current = document.getElementById("follow");
-        if (current) {
-          current.setAttribute("role", "alert");
-          current.textContent = "Le partage de cette partie a été arrêté.";
-        }
+        stopped();
         return; // for good: a stopped share never comes back under the same address
       } else if (answer.status === 429) {
         wait = every * 5;
@@ -54,13 +62,35 @@
     if (!document.hidden) timer = setTimeout(poll, wait);
   }
 
-  // A phone in a pocket asks nothing; it catches up as soon as it is looked at again.
-  document.addEventListener("visibilitychange", () => {
-    if (!document.hidden && timer === null) poll();
-    else if (document.hidden && timer !== null) {
-      clearTimeout(timer);
-      timer = null;
-    }
+  function startPolling() {
+    // A phone in a pocket asks nothing; it catches up as soon as it is looked at again.
+    document.addEventListener("visibilitychange", () => {
+      if (!document.hidden && timer === null) poll();
+      else if (document.hidden && timer !== null) {
+        clearTimeout(timer);
+        timer = null;
+      }
+    });
+    poll();
+  }
+
+  if (!window.EventSource || !live.dataset.followStream) {
+    startPolling();
+    return;
+  }
+  const stream = new EventSource(live.dataset.followStream);
+  stream.addEventListener("partie", (event) => {
+    swap(event.data);
+    etag = document.getElementById("follow")?.dataset.followEtag;
   });
-  timer = setTimeout(poll, every);
+  stream.addEventListener("fin", () => {
+    stream.close();
+    stopped();
+  });
+  // EventSource reconnects by itself after a dropped connection (sending the last version it
+  // got). An answer other than a stream (404: the share stopped; 503: streams are full) closes
+  // it: polling then says which, and carries on if the game is still shared.
+  stream.addEventListener("error", () => {
+    if (stream.readyState === EventSource.CLOSED) startPolling();
+  });
 })();

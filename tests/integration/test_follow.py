@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import queue
 import re
+import threading
 
 import pytest
 
@@ -181,3 +183,72 @@ class TestRateLimit:
             assert follower.get(address).status_code == 200
         assert follower.get(address).status_code == 429
         assert follower.get(share(client, second)).status_code == 200
+
+
+class TestLiveStream:
+    """The follow page's Server-Sent Events: each change pushed, the end of the share too."""
+
+    @pytest.fixture
+    def app_settings(self):
+        return {"FOLLOW_HEARTBEAT_SECONDS": 0.05}
+
+    def events(self, follower, address: str, **headers: str) -> queue.Queue:
+        """Open the stream the follow page names; return a queue of its events (name, id, data).
+
+        The stream is read in a thread of its own, as a server would serve it: in the test
+        client's thread its request context would also be the one of the next requests.
+        """
+        url = parse(follower.get(address).data).by_id("follow").get("data-follow-stream")
+        events: queue.Queue = queue.Queue()
+        opened = threading.Event()
+
+        def read() -> None:
+            response = follower.get(url, headers=headers, buffered=False)
+            try:
+                assert response.mimetype == "text/event-stream"
+                for chunk in response.response:
+                    text = chunk.decode()
+                    opened.set()
+                    if text.startswith("event: "):
+                        lines = text.strip().split("\n")
+                        fields = dict(line.split(": ", 1) for line in lines if ": " in line)
+                        data = "\n".join(
+                            line.removeprefix("data: ")
+                            for line in lines
+                            if line.startswith("data: ")
+                        )
+                        events.put((fields["event"], fields.get("id"), data))
+                events.put(("(fermé)", None, ""))
+            finally:
+                response.close()
+
+        threading.Thread(target=read, daemon=True).start()
+        assert opened.wait(10), "the stream did not open"
+        return events
+
+    def test_each_change_is_pushed_and_a_stop_ends_the_stream(self, app, client, game):
+        address = share(client, game)
+        stream = self.events(new_device(app), address)
+        cancel_round(client, game, 2)
+        event, version, part = stream.get(timeout=10)
+        assert event == "partie" and round_lines(parse(part)) == [[5, 6, 7]]
+        play_rounds(client, game, [1, 1, 1])
+        event, newer, part = stream.get(timeout=10)
+        assert int(newer) > int(version) and round_lines(parse(part)) == [[5, 6, 7], [1, 1, 1]]
+        stop(client, game)
+        assert stream.get(timeout=10)[0] == "fin"
+        assert stream.get(timeout=10)[0] == "(fermé)"
+
+    def test_a_reconnect_gets_what_it_missed_at_once(self, app, client, game):
+        address = share(client, game)
+        play_rounds(client, game, [1, 1, 1])  # while the follower was away
+        stream = self.events(new_device(app), address, **{"Last-Event-ID": "1"})
+        event, _version, part = stream.get(timeout=10)
+        assert event == "partie" and len(round_lines(parse(part))) == 3
+
+    def test_streams_beyond_the_cap_are_sent_to_polling(self, app, client, game):
+        app.config["FOLLOW_MAX_STREAMS"] = 0
+        address = share(client, game)
+        page = parse(new_device(app).get(address).data)
+        response = new_device(app).get(page.by_id("follow").get("data-follow-stream"))
+        assert response.status_code == 503 and response.headers["Retry-After"]

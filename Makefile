@@ -7,7 +7,7 @@ PORT ?= 8000
 WORKERS ?= 2
 export HOST PORT
 
-.PHONY: run lint test browser postgres bench audit translations debian-packages clean
+.PHONY: run lint test browser postgres bench bench-follow audit translations debian-packages clean
 
 # Compiled catalogs (.mo, git-ignored) are rebuilt from their .po whenever it changes.
 CATALOGS := $(wildcard app/translations/*/LC_MESSAGES/messages.po)
@@ -48,6 +48,10 @@ test: $(VENV)/.installed $(COMPILED) browser
 bench: $(VENV)/.installed $(COMPILED) browser
 	@command -v wrk >/dev/null || $(MAKE) --no-print-directory debian-packages PACKAGES=wrk
 	WORKERS=$(WORKERS) CHROME_PATH=$${CHROME_PATH:-/usr/bin/chromium} $(BIN)/python scripts/bench.py $(ARGS)
+
+## bench-follow: 2,000 followers of 500 games on loopback: arrival times, the table's latency (docs/performance.md, « Following »)
+bench-follow: $(VENV)/.installed
+	$(BIN)/python scripts/follow_bench.py $(FOLLOW_BENCH_ARGS)
 
 ## audit: Lighthouse (mobile) and the W3C Nu HTML checker on three pages; writes docs/performance.md
 audit: $(VENV)/.installed browser node_modules/.installed

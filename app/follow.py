@@ -9,6 +9,7 @@ polling are in docs/performance.md (« Following »).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 
 import segno
@@ -36,7 +37,7 @@ bp = Blueprint("follow", __name__)
 # A phone polls every POLL_SECONDS: 30 asks a minute; a table of ten behind one address, 300.
 FOLLOW_LIMIT = "600 per minute"
 POLL_SECONDS = 2.0  # browsers without EventSource only
-HEARTBEAT_SECONDS = 15.0
+HEARTBEAT_SECONDS = 20.0  # on average; well inside proxies' read timeouts (nginx.conf: 1 h)
 # Streams one process holds at most: fewer than its threads (gunicorn.conf.py, 32 by default).
 MAX_STREAMS = 24
 STOPPED = "Ce lien de suivi n’existe pas, ou le partage de cette partie a été arrêté."
@@ -128,20 +129,23 @@ def live_updates(token: str) -> ResponseReturnValue:
         yield "retry: 2000\n\n"
         with live.hub().watching(game_id) as watch:
             seen = known
+            changed = True  # look once at first: the game may have moved since the page was drawn
             while True:
-                try:
-                    found = sharing.followed_game(token)
-                except games.GameNotFound:
-                    yield "event: fin\ndata: arrêté\n\n"
-                    return
-                finally:
-                    db.session.close()  # hand the connection back while waiting
-                if str(found.version) != seen:
-                    seen = str(found.version)
-                    part = _render_follow("_follow.html", token, found)
-                    data = "".join(f"data: {line}\n" for line in part.splitlines())
-                    yield f"event: partie\nid: {seen}\n{data}\n"
-                if not watch.wait(heartbeat):
+                if changed:
+                    try:
+                        version, event = _event(token, game_id)
+                    except games.GameNotFound:
+                        yield "event: fin\ndata: arrêté\n\n"
+                        return
+                    finally:
+                        db.session.close()  # hand the connection back while waiting
+                    if version != seen:
+                        seen = version
+                        yield event
+                # Only a change heard of is read: waiting and heartbeats never touch the database.
+                # Heartbeats spread at random: streams opened together must not all wake together.
+                changed = watch.wait(heartbeat * random.uniform(0.5, 1.5))
+                if not changed:
                     # A comment line: finds connections closed by the phone, keeps proxies open.
                     yield ": toujours là\n\n"
 
@@ -151,6 +155,20 @@ def live_updates(token: str) -> ResponseReturnValue:
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )
     return _private(response)
+
+
+def _event(token: str, game_id: int) -> tuple[str, str]:
+    """Return the game's version and its live part as an event, drawn once per version and
+    process however many follow it (one indexed read when it is drawn already)."""
+    _game_id, version = sharing.followed_version(token)
+    drawn = live.hub().drawn
+    if drawn.get(game_id, (None, 0))[:2] != (token, version):
+        found = sharing.followed_game(token)
+        part = _render_follow("_follow.html", token, found)
+        data = "".join(f"data: {line}\n" for line in part.splitlines())
+        drawn[game_id] = (token, found.version, f"event: partie\nid: {found.version}\n{data}\n")
+        version = found.version
+    return str(version), drawn[game_id][2]
 
 
 def _render_follow(template: str, token: str, found: games.SavedGame) -> str:

@@ -59,6 +59,9 @@ class Hub:
         self.conditions: dict[int, threading.Condition] = {}
         self.watchers: dict[int, int] = {}
         self.stamps: dict[int, int] = {}  # bumped at each change heard of, per game
+        # The last live part drawn for each followed game, as (token, version, event), shared
+        # by its followers in this process.
+        self.drawn: dict[int, tuple[str, int, str]] = {}
         self.thread: threading.Thread | None = None
 
     @property
@@ -82,6 +85,7 @@ class Hub:
                 if not self.watchers[game_id]:
                     del self.watchers[game_id], self.conditions[game_id]
                     self.stamps.pop(game_id, None)
+                    self.drawn.pop(game_id, None)
 
     def changed(self, game_ids: list[int]) -> None:
         """Wake the streams of these games."""

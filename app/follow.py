@@ -25,6 +25,8 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
+from flask_babel import get_locale
+from flask_babel import gettext as _
 
 from app import games, live, sharing
 from app.device import current_device_hash
@@ -40,7 +42,6 @@ POLL_SECONDS = 2.0  # browsers without EventSource only
 HEARTBEAT_SECONDS = 20.0  # on average; well inside proxies' read timeouts (nginx.conf: 1 h)
 # Streams one process holds at most: fewer than its threads (gunicorn.conf.py, 32 by default).
 MAX_STREAMS = 24
-STOPPED = "Ce lien de suivi n’existe pas, ou le partage de cette partie a été arrêté."
 
 
 def _write_limit() -> str:
@@ -80,7 +81,7 @@ def stop_sharing(public_id: str) -> ResponseReturnValue:
     """Revoke the follow address: whoever has it sees nothing more."""
     sharing.stop_sharing(public_id, current_device_hash())
     db.session.commit()
-    flash("Partage arrêté : l’adresse de suivi ne montre plus cette partie.", "info")
+    flash(_("Partage arrêté : l’adresse de suivi ne montre plus cette partie."), "info")
     return redirect(url_for("follow.share_page", public_id=public_id), 303)
 
 
@@ -98,7 +99,7 @@ def follow(token: str) -> ResponseReturnValue:
             response = current_app.make_response(_render_follow(template, token, found))
             version = found.version
     except games.GameNotFound:
-        response = current_app.make_response(render_error(404, STOPPED))
+        response = current_app.make_response(render_error(404, _stopped()))
     else:
         response.set_etag(_etag(version), weak=True)
     return vary_on_htmx(_private(response))
@@ -112,10 +113,12 @@ def live_updates(token: str) -> ResponseReturnValue:
     try:
         game_id, _version = sharing.followed_version(token)
     except games.GameNotFound:
-        return _private(current_app.make_response(render_error(404, STOPPED)))
+        return _private(current_app.make_response(render_error(404, _stopped())))
     if live.hub().streams >= current_app.config.get("FOLLOW_MAX_STREAMS", MAX_STREAMS):
         # Every thread holding a stream would leave none for the scoring phones: poll instead.
-        response = current_app.make_response(render_error(503, "Trop de téléphones suivent."))
+        response = current_app.make_response(
+            render_error(503, _("Trop de téléphones suivent cette partie."))
+        )
         response.headers["Retry-After"] = "30"
         return _private(response)
     # The version the follower has: the page's own at first, the last event's after a reconnect.
@@ -157,18 +160,23 @@ def live_updates(token: str) -> ResponseReturnValue:
     return _private(response)
 
 
+def _stopped() -> str:
+    return _("Ce lien de suivi n’existe pas, ou le partage de cette partie a été arrêté.")
+
+
 def _event(token: str, game_id: int) -> tuple[str, str]:
     """Return the game's version and its live part as an event, drawn once per version and
     process however many follow it (one indexed read when it is drawn already)."""
     _game_id, version = sharing.followed_version(token)
     drawn = live.hub().drawn
-    if drawn.get(game_id, (None, 0))[:2] != (token, version):
+    key = (game_id, str(get_locale()))  # followers of one game may read different languages
+    if drawn.get(key, (None, 0))[:2] != (token, version):
         found = sharing.followed_game(token)
         part = _render_follow("_follow.html", token, found)
         data = "".join(f"data: {line}\n" for line in part.splitlines())
-        drawn[game_id] = (token, found.version, f"event: partie\nid: {found.version}\n{data}\n")
+        drawn[key] = (token, found.version, f"event: partie\nid: {found.version}\n{data}\n")
         version = found.version
-    return str(version), drawn[game_id][2]
+    return str(version), drawn[key][2]
 
 
 def _render_follow(template: str, token: str, found: games.SavedGame) -> str:

@@ -59,9 +59,9 @@ class Hub:
         self.conditions: dict[int, threading.Condition] = {}
         self.watchers: dict[int, int] = {}
         self.stamps: dict[int, int] = {}  # bumped at each change heard of, per game
-        # The last live part drawn for each followed game, as (token, version, event), shared
-        # by its followers in this process.
-        self.drawn: dict[int, tuple[str, int, str]] = {}
+        # The last live part drawn for each followed game and language, as (token, version,
+        # event), shared by its followers in this process.
+        self.drawn: dict[tuple[int, str], tuple[str, int, str]] = {}
         self.thread: threading.Thread | None = None
 
     @property
@@ -85,7 +85,8 @@ class Hub:
                 if not self.watchers[game_id]:
                     del self.watchers[game_id], self.conditions[game_id]
                     self.stamps.pop(game_id, None)
-                    self.drawn.pop(game_id, None)
+                    for key in [key for key in self.drawn if key[0] == game_id]:
+                        del self.drawn[key]
 
     def changed(self, game_ids: list[int]) -> None:
         """Wake the streams of these games."""
@@ -150,11 +151,18 @@ def _announce_changed_games(session: Session, _context: object) -> None:
     bind = session.get_bind()
     if bind.dialect.name != "postgresql":
         return
+    # Only shared games (or one just unshared) have followers: others cost no statement.
     changed = {
         game.id
         for game in (*session.dirty, *session.deleted)
         if isinstance(game, Game)
-        and (game in session.deleted or _has_changes(game, ("version", "follow_token")))
+        and (
+            _has_changes(game, ("follow_token",))
+            or (
+                game.follow_token is not None
+                and (game in session.deleted or _has_changes(game, ("version",)))
+            )
+        )
     }
     for game_id in sorted(changed):
         session.connection().execute(

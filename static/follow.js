@@ -27,7 +27,7 @@
     const current = document.getElementById("follow");
     if (!current) return;
     current.setAttribute("role", "alert");
-    current.textContent = "Le partage de cette partie a été arrêté.";
+    current.textContent = current.dataset.followStopped;
   }
 
   const every = Number(live.dataset.followEvery) || 2000;

@@ -4,7 +4,7 @@ The token is not the game's own id: the game's address works only for its device
 address works for anyone who has it, can be revoked (set back to NULL) and replaced.
 
 Revision ID: f0110a5e7c3d
-Revises: 5d1c0e7a9b21
+Revises: 5b8e2c41d7a3
 Create Date: 2026-12-01 11:30:00
 
 """
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "f0110a5e7c3d"
-down_revision = "5d1c0e7a9b21"
+down_revision = "5b8e2c41d7a3"  # main's head when this branch was rebased
 branch_labels = None
 depends_on = None
 

@@ -98,6 +98,7 @@ def test_the_follow_page_tells_no_one_where_it_came_from_and_is_not_indexed(app,
     assert parse(response.data).find("meta", name="robots").get("content") == "noindex"
 
 
+@pytest.mark.storage
 def test_stopping_the_share_makes_the_address_a_404_and_sharing_again_a_new_one(app, client, game):
     address = share(client, game)
     assert stop(client, game).status_code == 303
@@ -185,6 +186,7 @@ class TestRateLimit:
         assert follower.get(share(client, second)).status_code == 200
 
 
+@pytest.mark.storage  # on PostgreSQL the change travels by NOTIFY: the database's own part
 class TestLiveStream:
     """The follow page's Server-Sent Events: each change pushed, the end of the share too."""
 

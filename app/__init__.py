@@ -51,11 +51,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
+    security.init_app(app)  # first: its body limit for imports must hold when CSRF reads the form
     csrf.init_app(app)
     limiter.init_app(app)
     device.init_app(app)
     i18n.init_app(app)
-    security.init_app(app)
     filters.init_app(app)
     assets.init_app(app)
     with app.app_context():

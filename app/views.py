@@ -269,7 +269,6 @@ def _download(body: str, mimetype: str, filename: str) -> Response:
 @limiter.limit(_write_limit)
 def import_games() -> ResponseReturnValue:
     """Add the games of an exported file; all of them or, if one is wrong, none."""
-    request.max_content_length = current_app.config["MAX_IMPORT_LENGTH"]
     upload = request.files.get("fichier")
     data = upload.read() if upload else b""
     try:

@@ -29,7 +29,11 @@ def total_of(seat: int, sheet: Scoresheet) -> int:
 def local_datetime(moment: datetime) -> str:
     """Show a stored UTC time in the players' time zone: « 29 nov. 2026, 21:05 »."""
     # Babel's medium date and time, without the seconds: each language orders them its own way.
-    local, locale = to_user_timezone(moment), get_locale()
+    try:
+        local = to_user_timezone(moment)
+    except OverflowError:  # a date at the edge of the calendar (imports refuse them since)
+        local = moment
+    locale = get_locale()
     return (
         str(get_datetime_format("medium", locale=locale))
         .replace("{1}", format_skeleton("yMMMd", local, locale=locale))

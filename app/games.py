@@ -321,8 +321,8 @@ def import_games(device_hash: str, imported: Sequence[ImportedGame]) -> tuple[in
     if not fresh:
         return 0, len(imported)
     # Three bulk INSERTs of plain rows (games with RETURNING ids, then players, then rounds)
-    # rather than one ORM object per row: the biggest allowed file (2 MB, about 3,500 games) went from ~10 s
-    # to under a second of a worker (docs/reliability.md, « Imports »).
+    # rather than one ORM object per row: storing the biggest allowed file (2 MB, about 3,500
+    # games) went from ~10 s to ~1 s of a worker (docs/reliability.md, « Imports »).
     ids = db.session.scalars(
         insert(Game.__table__).returning(Game.id, sort_by_parameter_order=True),
         [

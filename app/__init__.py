@@ -11,6 +11,7 @@ from flask import Flask
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.routing import Map
 
 from app import assets, device, filters, i18n, security
 from app.config import Config, from_plain_environment, local_database_url, local_secret_key
@@ -19,9 +20,21 @@ from app.extensions import csrf, db, limiter, migrate
 ROOT = Path(__file__).resolve().parent.parent
 
 
+class _Addresses(Map):
+    """The app's URL map, with no slash-merging: Werkzeug would answer /static//x with a redirect
+    to an absolute address built from the Host header the client sent (a forged one too)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **{**kwargs, "merge_slashes": False})
+
+
+class _Counter(Flask):
+    url_map_class = _Addresses
+
+
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Create the application: defaults, then the environment, then the test's own settings."""
-    app = Flask(
+    app = _Counter(
         __name__,
         instance_path=os.environ.get("INSTANCE_PATH", str(ROOT / "instance")),
         template_folder=str(ROOT / "templates"),

@@ -46,6 +46,9 @@ def from_plain_environment(environ: Mapping[str, str]) -> dict[str, Any]:
     for name in ("PRODUCTION", "PROXY_FIX"):
         if name in environ:
             settings[name] = environ[name].strip().lower() in ("1", "true", "yes", "on")
+    for name in ("SECRET_KEY_FALLBACKS", "TRUSTED_HOSTS"):  # comma-separated lists
+        if environ.get(name):
+            settings[name] = [item.strip() for item in environ[name].split(",") if item.strip()]
     if environ.get("DATABASE_URL"):
         settings["SQLALCHEMY_DATABASE_URI"] = sqlalchemy_url(environ["DATABASE_URL"])
     return settings

@@ -28,14 +28,14 @@ csrf = CSRFProtect()
 
 
 def _limit_key() -> str:
-    # Per device and address: tables sharing a café's address each get their own allowance, but
-    # only for a device token this server issued (signed). Made-up or missing cookies all share
-    # the address's allowance, so sending a new random cookie with each request gains nothing.
+    # Per device and address: tables sharing a café's address each get their own allowance.
+    # Browsers without a device token we signed share the address's one. (A script asking for a
+    # fresh token now and then is held by the per-address limits, app/views.py.)
     from flask import request
 
-    from app.device import issued_device_hash
+    from app.device import current_device_hash
 
-    return f"{request.remote_addr}:{issued_device_hash() or '-'}"
+    return f"{request.remote_addr}:{current_device_hash() or '-'}"
 
 
 limiter = Limiter(key_func=_limit_key)

@@ -20,6 +20,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from werkzeug.datastructures import MultiDict
+from werkzeug.routing import BaseConverter
 
 from app import games, rules, stats, table, transfer
 from app.device import claim_device, current_device_hash
@@ -30,6 +31,22 @@ from app.i18n import translate
 from app.rules import N_, Message
 
 bp = Blueprint("counter", __name__)
+
+
+class RoundNumber(BaseConverter):
+    """A round number in an address: ASCII digits only, as the forms read them (Werkzeug's int
+    converter also takes « １ » or « ١ »)."""
+
+    regex = r"[0-9]{1,6}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int) -> str:
+        return str(int(value))
+
+
+bp.record_once(lambda state: state.app.url_map.converters.setdefault("round", RoundNumber))
 
 
 def _write_limit() -> str:
@@ -65,9 +82,7 @@ def create_game() -> ResponseReturnValue:
     if game_rules is None:
         return _new_game_form(form, rule_errors, [], status=422)
     try:
-        game = games.start_game(
-            claim_device(), form.typed_names(), game_rules, (form.key.data or "")[:64] or None
-        )
+        game = games.start_game(claim_device(), form.typed_names(), game_rules, form.creation_key())
     except rules.InvalidPlayers as error:
         seat_errors = {f"players-{seat}": message for seat, message in error.seat_errors.items()}
         return _new_game_form(form, seat_errors, error.table_errors, status=422)
@@ -158,7 +173,7 @@ def cancel_round(public_id: str) -> ResponseReturnValue:
     return _answer_write(found)
 
 
-@bp.get("/parties/<public_id>/manches/<int:number>")
+@bp.get("/parties/<public_id>/manches/<round:number>")
 def edit_round_form(public_id: str, number: int) -> ResponseReturnValue:
     """Show a recorded round in a form, to correct it."""
     found = games.find_game(public_id, current_device_hash())
@@ -168,7 +183,7 @@ def edit_round_form(public_id: str, number: int) -> ResponseReturnValue:
     return _edit_form(found, number, typed)
 
 
-@bp.post("/parties/<public_id>/manches/<int:number>")
+@bp.post("/parties/<public_id>/manches/<round:number>")
 @limiter.limit(_write_limit)
 def edit_round(public_id: str, number: int) -> ResponseReturnValue:
     """Save a corrected round, unless the game changed since the form was opened."""
@@ -262,6 +277,8 @@ def export_all(kind: str) -> Response:
 def _download(body: str, mimetype: str, filename: str) -> Response:
     response = current_app.response_class(body, mimetype=mimetype)
     response.headers.set("Content-Disposition", "attachment", filename=filename)
+    # A device's games: never kept by a shared cache, nor left on disk by the browser.
+    response.headers["Cache-Control"] = "private, no-store"
     return response
 
 

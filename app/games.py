@@ -12,8 +12,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import cast
 
-from sqlalchemy import insert, select
+from sqlalchemy import Table, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
@@ -300,6 +301,10 @@ def all_games(device_hash: str | None) -> list[Game]:
     )
 
 
+def _table(model: type[Game | Player | Round]) -> Table:
+    return cast(Table, model.__table__)
+
+
 def import_games(device_hash: str, imported: Sequence[ImportedGame]) -> tuple[int, int]:
     """Add the imported games the device does not have yet; return (added, already there)."""
     _begin_write()
@@ -323,8 +328,8 @@ def import_games(device_hash: str, imported: Sequence[ImportedGame]) -> tuple[in
     # Three bulk INSERTs of plain rows (games with RETURNING ids, then players, then rounds)
     # rather than one ORM object per row: storing the biggest allowed file (2 MB, about 3,500
     # games) went from ~10 s to ~1 s of a worker (docs/reliability.md, « Imports »).
-    ids = db.session.scalars(
-        insert(Game.__table__).returning(Game.id, sort_by_parameter_order=True),
+    game_ids = db.session.scalars(
+        insert(_table(Game)).returning(Game.id, sort_by_parameter_order=True),
         [
             {
                 "device_hash": device_hash,
@@ -339,19 +344,19 @@ def import_games(device_hash: str, imported: Sequence[ImportedGame]) -> tuple[in
         ],
     ).all()
     db.session.execute(
-        insert(Player.__table__),
+        insert(_table(Player)),
         [
             {"game_id": game_id, "seat": seat, "name": name}
-            for game_id, game in zip(ids, fresh, strict=True)
+            for game_id, game in zip(game_ids, fresh, strict=True)
             for seat, name in enumerate(game.sheet.players)
         ],
     )
     rounds = [
         {"game_id": game_id, "number": number, "heads": list(heads)}
-        for game_id, game in zip(ids, fresh, strict=True)
+        for game_id, game in zip(game_ids, fresh, strict=True)
         for number, heads in enumerate(game.sheet.rounds, start=1)
     ]
     if rounds:
-        db.session.execute(insert(Round.__table__), rounds)
+        db.session.execute(insert(_table(Round)), rounds)
     added = len(fresh)
     return added, len(imported) - added

@@ -16,6 +16,7 @@ from flask import (
     request,
     url_for,
 )
+from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import ngettext
@@ -46,7 +47,9 @@ class RoundNumber(BaseConverter):
         return str(int(value))
 
 
-bp.record_once(lambda state: state.app.url_map.converters.setdefault("round", RoundNumber))
+@bp.record_once
+def _add_converters(state: BlueprintSetupState) -> None:
+    state.app.url_map.converters["round"] = RoundNumber
 
 
 def _write_limit() -> str:

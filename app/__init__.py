@@ -14,7 +14,13 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import Map
 
 from app import assets, device, filters, i18n, security
-from app.config import Config, from_plain_environment, local_database_url, local_secret_key
+from app.config import (
+    Config,
+    from_plain_environment,
+    local_database_url,
+    local_rate_limit_url,
+    local_secret_key,
+)
 from app.extensions import csrf, db, limiter, migrate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,6 +61,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
             "pool_pre_ping": True,
             **app.config["SQLALCHEMY_ENGINE_OPTIONS"],
         }
+    if not app.config["RATELIMIT_STORAGE_URI"]:
+        Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+        app.config["RATELIMIT_STORAGE_URI"] = local_rate_limit_url(app.instance_path)
     if not app.config.get("SECRET_KEY"):
         if app.config["PRODUCTION"]:
             raise RuntimeError("SECRET_KEY must be set in production (PRODUCTION=1).")

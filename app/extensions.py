@@ -7,6 +7,8 @@ from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import MetaData
 from sqlalchemy.orm import DeclarativeBase
 
+from app import limit_storage  # noqa: F401  (registers the sqlite:// rate-limit storage)
+
 
 class Base(DeclarativeBase):
     # Named constraints, so that Alembic's batch mode can alter them on SQLite later.

@@ -23,7 +23,7 @@ from flask_babel import ngettext
 from werkzeug.datastructures import MultiDict
 from werkzeug.routing import BaseConverter
 
-from app import games, rules, stats, table, transfer
+from app import allowance, games, rules, stats, table, transfer
 from app.device import claim_device, current_device_hash
 from app.extensions import db, limiter
 from app.forms import CancelRoundForm, EditRoundForm, NewGameForm, RoundForm
@@ -60,6 +60,20 @@ def _creation_limit() -> str:
     return current_app.config["RATELIMIT_GAME_CREATION"]
 
 
+# Per address too, generously (every table of a café shares one): a script that asks for a fresh
+# device cookie now and then gains nothing past these.
+def _address() -> str:
+    return f"address:{request.remote_addr}"
+
+
+def _address_write_limit() -> str:
+    return current_app.config["RATELIMIT_WRITES_PER_ADDRESS"]
+
+
+def _address_creation_limit() -> str:
+    return current_app.config["RATELIMIT_GAME_CREATION_PER_ADDRESS"]
+
+
 @bp.get("/")
 def home() -> str:
     """Show the way to a new game, the game in progress and past games."""
@@ -75,6 +89,7 @@ def new_game() -> str:
 
 @bp.post("/parties")
 @limiter.limit(_creation_limit, methods=["POST"])
+@limiter.limit(_address_creation_limit, key_func=_address, methods=["POST"])
 def create_game() -> ResponseReturnValue:
     """Start a game with the names typed, or show the form again with what is wrong."""
     form = NewGameForm(request.form)
@@ -142,6 +157,7 @@ def game(public_id: str) -> Response:
 
 @bp.post("/parties/<public_id>/manches")
 @limiter.limit(_write_limit)
+@limiter.limit(_address_write_limit, key_func=_address)
 def add_round(public_id: str) -> ResponseReturnValue:
     """Record the round typed, or show it again with what is wrong; a repeat records nothing."""
     form = RoundForm(request.form)
@@ -163,6 +179,7 @@ def add_round(public_id: str) -> ResponseReturnValue:
 
 @bp.post("/parties/<public_id>/manches/annuler")
 @limiter.limit(_write_limit)
+@limiter.limit(_address_write_limit, key_func=_address)
 def cancel_round(public_id: str) -> ResponseReturnValue:
     """Remove the last round (named in the form, so a repeat never removes two)."""
     number = CancelRoundForm(request.form).round_number()
@@ -188,6 +205,7 @@ def edit_round_form(public_id: str, number: int) -> ResponseReturnValue:
 
 @bp.post("/parties/<public_id>/manches/<round:number>")
 @limiter.limit(_write_limit)
+@limiter.limit(_address_write_limit, key_func=_address)
 def edit_round(public_id: str, number: int) -> ResponseReturnValue:
     """Save a corrected round, unless the game changed since the form was opened."""
     form = EditRoundForm(request.form)
@@ -233,6 +251,7 @@ def _edit_form(
 
 @bp.post("/parties/<public_id>/revanche")
 @limiter.limit(_creation_limit)
+@limiter.limit(_address_creation_limit, key_func=_address)
 def rematch(public_id: str) -> ResponseReturnValue:
     """Start a new game with the same players and rules."""
     new = games.rematch(public_id, current_device_hash())
@@ -287,6 +306,7 @@ def _download(body: str, mimetype: str, filename: str) -> Response:
 
 @bp.post("/historique/import")
 @limiter.limit(_write_limit)
+@limiter.limit(_address_write_limit, key_func=_address)
 def import_games() -> ResponseReturnValue:
     """Add the games of an exported file; all of them or, if one is wrong, none."""
     upload = request.files.get("fichier")
@@ -295,6 +315,7 @@ def import_games() -> ResponseReturnValue:
         if not data:
             raise transfer.ImportRefused([_("Choisissez un fichier d’export (.json) à importer.")])
         imported = transfer.parse_export(data)
+        allowance.count_imported_games(len(imported), claim_device(), _address())
     except transfer.ImportRefused as error:
         page = games.history(current_device_hash(), 1, current_app.config["HISTORY_PAGE_SIZE"])
         return render_template("history.html", history=page, import_errors=error.errors), 422

@@ -1,0 +1,45 @@
+"""How many games one device, and one address, may import per hour.
+
+The game-creation limit counts requests, and one import creates thousands of games: imports
+count their games, in the rate limiter's own storage (so every worker counts in one place).
+"""
+
+from __future__ import annotations
+
+import time
+
+from flask import current_app
+from limits import parse_many
+
+from app.errors import wait_in_words
+from app.extensions import limiter
+from app.transfer import ImportRefused
+
+
+def count_imported_games(count: int, device_hash: str, address: str) -> None:
+    """Count `count` imported games for this device and address; raise ImportRefused, counting
+    nothing, if that goes past what either may import."""
+    if not limiter.enabled or not count:
+        return
+    config = current_app.config
+    items = [
+        (item, key)
+        for text, key in (
+            (config["RATELIMIT_IMPORTED_GAMES"], f"device:{device_hash}"),
+            (config["RATELIMIT_IMPORTED_GAMES_PER_ADDRESS"], address),
+        )
+        for item in parse_many(text)
+    ]
+    for item, key in items:
+        if not limiter.limiter.test(item, "imported-games", key, cost=count):
+            reset_at, _ = limiter.limiter.get_window_stats(item, "imported-games", key)
+            window, wait = wait_in_words(item.get_expiry()), wait_in_words(reset_at - time.time())
+            raise ImportRefused(
+                [
+                    f"Ce fichier compte {count} partie{'s' if count > 1 else ''} : avec les "
+                    f"parties importées peu avant, cela dépasse ce qu’un appareil ou une adresse "
+                    f"peut importer ({item.amount} parties en {window}). Réessayez dans {wait}."
+                ]
+            )
+    for item, key in items:
+        limiter.limiter.hit(item, "imported-games", key, cost=count)

@@ -57,6 +57,11 @@ class StaleRound(Refused):
     """A round already recorded or cancelled (a repeat), or a form the sheet has moved past."""
 
 
+class SheetChanged(Refused):
+    """A round form for a later round than the next one: rounds were cancelled elsewhere (another
+    tab, another phone) since the form was shown. Nothing was recorded."""
+
+
 class GameChanged(Refused):
     """An edit made from a page opened before the game last changed (another tab, another hand)."""
 
@@ -173,8 +178,15 @@ def record_round(
     game = _load(public_id, device_hash, for_update=True)
     before = SavedGame.of(game)
     sheet = before.scoresheet
-    if number != sheet.next_round:
+    if number is None:
+        unnumbered = rules.InvalidRound(
+            {}, ["Ce formulaire ne dit pas quelle manche il enregistre : rechargez la page."]
+        )
+        raise _refuse(RoundRefused(before, unnumbered))
+    if number < sheet.next_round:
         raise _refuse(StaleRound(before, "Cette manche était déjà enregistrée."))
+    if number > sheet.next_round:
+        raise _refuse(SheetChanged(before, _cancelled_since(sheet.next_round, number)))
     try:
         checked = sheet.check_round(heads_taken)
     except (rules.InvalidRound, rules.GameOver) as error:
@@ -187,15 +199,42 @@ def record_round(
     return _changed(game)
 
 
+def _cancelled_since(next_round: int, number: int) -> str:
+    gone = (
+        f"la manche {next_round} y a été annulée"
+        if number == next_round + 1
+        else f"les manches {next_round} à {number - 1} y ont été annulées"
+    )
+    return (
+        f"La feuille a changé sur un autre onglet ou un autre téléphone : {gone}. Rien n’a été "
+        f"enregistré. Vos valeurs sont ci-dessous, pour la manche {next_round} : vérifiez-les "
+        "puis validez."
+    )
+
+
 def cancel_round(public_id: str, device_hash: str | None, number: int | None) -> SavedGame:
     """Remove round `number` of the device's game if it is the last one, which reopens a
     finished game; return the game as it now stands.
 
-    Raise StaleRound when it is not the last round (already cancelled: a repeat).
+    Raise StaleRound when it is not the last round: already cancelled (a repeat), or rounds
+    recorded elsewhere since, or a form that names no round.
     """
     game = _load(public_id, device_hash, for_update=True)
-    if not game.rounds or number != len(game.rounds):
-        raise _refuse(StaleRound(SavedGame.of(game), "Cette manche était déjà annulée."))
+    last = len(game.rounds)
+    if number is None or number < 1:
+        message = "Ce formulaire ne dit pas quelle manche il annule : rien n’a été annulé."
+    elif number > last:
+        message = f"La manche {number} était déjà annulée."
+    elif number < last:
+        message = (
+            f"La feuille a changé sur un autre onglet ou un autre téléphone : la manche {last} "
+            f"y a été enregistrée depuis. Rien n’a été annulé ; pour annuler la manche {last}, "
+            "utilisez « Annuler la manche » de la feuille à jour."
+        )
+    else:
+        message = ""
+    if message:
+        raise _refuse(StaleRound(SavedGame.of(game), message))
     db.session.delete(game.rounds.pop())
     return _changed(game)
 

@@ -170,6 +170,8 @@ def add_round(public_id: str) -> ResponseReturnValue:
         return _refused(found, unreadable, form.typed())
     except games.RoundRefused as refusal:
         return _refused(refusal.game, refusal, form.typed())
+    except games.SheetChanged as changed:  # rounds cancelled elsewhere: keep what was typed
+        return _refused(changed.game, changed, form.typed(), status=409)
     except games.StaleRound as stale:
         flash(_("Cette manche était déjà enregistrée : voici la feuille à jour."), "info")
         return _answer_write(stale.game)
@@ -359,9 +361,11 @@ def _answer_write(found: games.SavedGame) -> ResponseReturnValue:
     return _game_page(found, focus_entry=True)
 
 
-def _refused(found: games.SavedGame, refused: Exception, typed: list[str]) -> tuple[str, int]:
+def _refused(
+    found: games.SavedGame, refused: Exception, typed: list[str], status: int = 422
+) -> tuple[str, int]:
     """Show a refused round again with what is wrong and every value typed."""
-    return _game_page(found, typed=typed, **_errors(refused)), 422
+    return _game_page(found, typed=typed, **_errors(refused)), status
 
 
 def _errors(refused: Exception | Message | None) -> dict[str, Any]:

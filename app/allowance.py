@@ -1,19 +1,34 @@
-"""How many games one device, and one address, may import per hour.
+"""What one address may do, for every device behind it, and how many games may be imported.
 
-The game-creation limit counts requests, and one import creates thousands of games: imports
-count their games, in the rate limiter's own storage (so every worker counts in one place).
+Limits per device alone are bypassed by asking the server for fresh device cookies: the writes
+also count per address, generously (every table of a café shares one). The game-creation limit
+counts requests, and one import creates thousands of games: imports count their games, in the
+rate limiter's own storage (so every worker counts in one place).
 """
 
 from __future__ import annotations
 
 import time
 
-from flask import current_app
+from flask import current_app, request
 from limits import parse_many
 
 from app.errors import wait_in_words
 from app.extensions import limiter
 from app.transfer import ImportRefused
+
+
+def address() -> str:
+    """Return the rate-limit key of the address a request came from."""
+    return f"address:{request.remote_addr}"
+
+
+def address_write_limit() -> str:
+    return str(current_app.config["RATELIMIT_WRITES_PER_ADDRESS"])
+
+
+def address_creation_limit() -> str:
+    return str(current_app.config["RATELIMIT_GAME_CREATION_PER_ADDRESS"])
 
 
 def count_imported_games(count: int, device_hash: str, address: str) -> None:

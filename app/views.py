@@ -60,20 +60,6 @@ def _creation_limit() -> str:
     return current_app.config["RATELIMIT_GAME_CREATION"]
 
 
-# Per address too, generously (every table of a café shares one): a script that asks for a fresh
-# device cookie now and then gains nothing past these.
-def _address() -> str:
-    return f"address:{request.remote_addr}"
-
-
-def _address_write_limit() -> str:
-    return current_app.config["RATELIMIT_WRITES_PER_ADDRESS"]
-
-
-def _address_creation_limit() -> str:
-    return current_app.config["RATELIMIT_GAME_CREATION_PER_ADDRESS"]
-
-
 @bp.get("/")
 def home() -> str:
     """Show the way to a new game, the game in progress and past games."""
@@ -89,7 +75,7 @@ def new_game() -> str:
 
 @bp.post("/parties")
 @limiter.limit(_creation_limit, methods=["POST"])
-@limiter.limit(_address_creation_limit, key_func=_address, methods=["POST"])
+@limiter.limit(allowance.address_creation_limit, key_func=allowance.address, methods=["POST"])
 def create_game() -> ResponseReturnValue:
     """Start a game with the names typed, or show the form again with what is wrong."""
     form = NewGameForm(request.form)
@@ -157,7 +143,7 @@ def game(public_id: str) -> Response:
 
 @bp.post("/parties/<public_id>/manches")
 @limiter.limit(_write_limit)
-@limiter.limit(_address_write_limit, key_func=_address)
+@limiter.limit(allowance.address_write_limit, key_func=allowance.address)
 def add_round(public_id: str) -> ResponseReturnValue:
     """Record the round typed, or show it again with what is wrong; a repeat records nothing."""
     form = RoundForm(request.form)
@@ -181,7 +167,7 @@ def add_round(public_id: str) -> ResponseReturnValue:
 
 @bp.post("/parties/<public_id>/manches/annuler")
 @limiter.limit(_write_limit)
-@limiter.limit(_address_write_limit, key_func=_address)
+@limiter.limit(allowance.address_write_limit, key_func=allowance.address)
 def cancel_round(public_id: str) -> ResponseReturnValue:
     """Remove the last round (named in the form, so a repeat never removes two)."""
     number = CancelRoundForm(request.form).round_number()
@@ -207,7 +193,7 @@ def edit_round_form(public_id: str, number: int) -> ResponseReturnValue:
 
 @bp.post("/parties/<public_id>/manches/<round:number>")
 @limiter.limit(_write_limit)
-@limiter.limit(_address_write_limit, key_func=_address)
+@limiter.limit(allowance.address_write_limit, key_func=allowance.address)
 def edit_round(public_id: str, number: int) -> ResponseReturnValue:
     """Save a corrected round, unless the game changed since the form was opened."""
     form = EditRoundForm(request.form)
@@ -253,7 +239,7 @@ def _edit_form(
 
 @bp.post("/parties/<public_id>/revanche")
 @limiter.limit(_creation_limit)
-@limiter.limit(_address_creation_limit, key_func=_address)
+@limiter.limit(allowance.address_creation_limit, key_func=allowance.address)
 def rematch(public_id: str) -> ResponseReturnValue:
     """Start a new game with the same players and rules."""
     new = games.rematch(public_id, current_device_hash())
@@ -308,7 +294,7 @@ def _download(body: str, mimetype: str, filename: str) -> Response:
 
 @bp.post("/historique/import")
 @limiter.limit(_write_limit)
-@limiter.limit(_address_write_limit, key_func=_address)
+@limiter.limit(allowance.address_write_limit, key_func=allowance.address)
 def import_games() -> ResponseReturnValue:
     """Add the games of an exported file; all of them or, if one is wrong, none."""
     upload = request.files.get("fichier")
@@ -317,7 +303,7 @@ def import_games() -> ResponseReturnValue:
         if not data:
             raise transfer.ImportRefused([_("Choisissez un fichier d’export (.json) à importer.")])
         imported = transfer.parse_export(data)
-        allowance.count_imported_games(len(imported), claim_device(), _address())
+        allowance.count_imported_games(len(imported), claim_device(), allowance.address())
     except transfer.ImportRefused as error:
         page = games.history(current_device_hash(), 1, current_app.config["HISTORY_PAGE_SIZE"])
         return render_template("history.html", history=page, import_errors=error.errors), 422

@@ -9,10 +9,13 @@ import io
 import json
 from datetime import UTC, datetime, timedelta, timezone
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from .actions import dump
+
+pytestmark = pytest.mark.storage  # on SQLite and PostgreSQL
 
 FUZZ = settings(
     max_examples=80,

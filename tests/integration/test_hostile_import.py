@@ -14,6 +14,8 @@ from app.extensions import db
 from .actions import count_rows, dump
 from .html import field_labelled, form_of, hidden_value, parse
 
+pytestmark = pytest.mark.storage  # on SQLite and PostgreSQL
+
 
 def game_record(n: int, **changes) -> dict:
     record = {

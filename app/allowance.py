@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 
 from flask import current_app, request
+from flask_babel import ngettext
 from limits import parse_many
 
 from app.errors import wait_in_words
@@ -51,9 +52,18 @@ def count_imported_games(count: int, device_hash: str, address: str) -> None:
             window, wait = wait_in_words(item.get_expiry()), wait_in_words(reset_at - time.time())
             raise ImportRefused(
                 [
-                    f"Ce fichier compte {count} partie{'s' if count > 1 else ''} : avec les "
-                    f"parties importées peu avant, cela dépasse ce qu’un appareil ou une adresse "
-                    f"peut importer ({item.amount} parties en {window}). Réessayez dans {wait}."
+                    ngettext(
+                        "Ce fichier compte %(num)d partie : avec les parties importées peu "
+                        "avant, cela dépasse ce qu’un appareil ou une adresse peut importer "
+                        "(%(most)s parties en %(window)s). Réessayez dans %(wait)s.",
+                        "Ce fichier compte %(num)d parties : avec les parties importées peu "
+                        "avant, cela dépasse ce qu’un appareil ou une adresse peut importer "
+                        "(%(most)s parties en %(window)s). Réessayez dans %(wait)s.",
+                        count,
+                        most=item.amount,
+                        window=window,
+                        wait=wait,
+                    )
                 ]
             )
     for item, key in items:

@@ -67,7 +67,7 @@ def _csrf_messages() -> dict[str, str]:
 def wait_in_words(seconds: float) -> str:
     """Say a wait in the page's language, rounded: « 40 secondes », « 12 minutes », « 1 heure »."""
     wait = timedelta(seconds=max(1, math.ceil(seconds)))
-    return str(format_timedelta(wait, threshold=1.5))
+    return str(format_timedelta(wait, threshold=1))
 
 
 def render_error(status: int, detail: str | None = None):

@@ -21,6 +21,7 @@ from sqlalchemy.orm import selectinload
 from app import rules
 from app.extensions import db
 from app.models import Game, Player, Round
+from app.rules import N_
 from app.transfer import ImportedGame
 
 PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # the alphabet of secrets.token_urlsafe
@@ -48,9 +49,10 @@ class GameNotFound(Exception):
 class Refused(Exception):
     """A write that changed nothing: `game` is the game as it stands."""
 
-    def __init__(self, game: SavedGame, message: str = ""):
-        super().__init__(message)
+    def __init__(self, game: SavedGame, message: str | rules.Message = ""):
+        super().__init__(str(message))
         self.game = game
+        self.message = message
 
 
 class StaleRound(Refused):
@@ -60,6 +62,10 @@ class StaleRound(Refused):
 class SheetChanged(Refused):
     """A round form for a later round than the next one: rounds were cancelled elsewhere (another
     tab, another phone) since the form was shown. Nothing was recorded."""
+
+    def __init__(self, game: SavedGame, message: rules.Message):
+        super().__init__(game, message)
+        self.round_errors = [message]
 
 
 class GameChanged(Refused):
@@ -180,7 +186,7 @@ def record_round(
     sheet = before.scoresheet
     if number is None:
         unnumbered = rules.InvalidRound(
-            {}, ["Ce formulaire ne dit pas quelle manche il enregistre : rechargez la page."]
+            {}, [N_("Ce formulaire ne dit pas quelle manche il enregistre : rechargez la page.")]
         )
         raise _refuse(RoundRefused(before, unnumbered))
     if number < sheet.next_round:
@@ -199,16 +205,20 @@ def record_round(
     return _changed(game)
 
 
-def _cancelled_since(next_round: int, number: int) -> str:
-    gone = (
-        f"la manche {next_round} y a été annulée"
-        if number == next_round + 1
-        else f"les manches {next_round} à {number - 1} y ont été annulées"
-    )
-    return (
-        f"La feuille a changé sur un autre onglet ou un autre téléphone : {gone}. Rien n’a été "
-        f"enregistré. Vos valeurs sont ci-dessous, pour la manche {next_round} : vérifiez-les "
-        "puis validez."
+def _cancelled_since(next_round: int, number: int) -> rules.Message:
+    if number == next_round + 1:
+        return N_(
+            "La feuille a changé sur un autre onglet ou un autre téléphone : la manche "
+            "%(number)s y a été annulée. Rien n’a été enregistré : vos valeurs sont ci-dessous, "
+            "pour la manche %(number)s ; vérifiez-les puis validez.",
+            number=next_round,
+        )
+    return N_(
+        "La feuille a changé sur un autre onglet ou un autre téléphone : les manches %(first)s "
+        "à %(last)s y ont été annulées. Rien n’a été enregistré : vos valeurs sont ci-dessous, "
+        "pour la manche %(first)s ; vérifiez-les puis validez.",
+        first=next_round,
+        last=number - 1,
     )
 
 
@@ -221,18 +231,20 @@ def cancel_round(public_id: str, device_hash: str | None, number: int | None) ->
     """
     game = _load(public_id, device_hash, for_update=True)
     last = len(game.rounds)
+    message: rules.Message | None = None
     if number is None or number < 1:
-        message = "Ce formulaire ne dit pas quelle manche il annule : rien n’a été annulé."
+        message = N_("Ce formulaire ne dit pas quelle manche il annule : rien n’a été annulé.")
     elif number > last:
-        message = f"La manche {number} était déjà annulée."
-    elif number < last:
-        message = (
-            f"La feuille a changé sur un autre onglet ou un autre téléphone : la manche {last} "
-            f"y a été enregistrée depuis. Rien n’a été annulé ; pour annuler la manche {last}, "
-            "utilisez « Annuler la manche » de la feuille à jour."
+        message = N_(
+            "La manche %(number)s était déjà annulée : voici la feuille à jour.", number=number
         )
-    else:
-        message = ""
+    elif number < last:
+        message = N_(
+            "La feuille a changé sur un autre onglet ou un autre téléphone : la manche "
+            "%(number)s y a été enregistrée depuis. Rien n’a été annulé ; pour annuler la "
+            "manche %(number)s, utilisez « Annuler la manche » de la feuille à jour.",
+            number=last,
+        )
     if message:
         raise _refuse(StaleRound(SavedGame.of(game), message))
     db.session.delete(game.rounds.pop())

@@ -174,7 +174,7 @@ def cancel_round(public_id: str) -> ResponseReturnValue:
     try:
         found = games.cancel_round(public_id, current_device_hash(), number)
     except games.StaleRound as stale:
-        flash(_("Cette manche était déjà annulée : voici la feuille à jour."), "info")
+        flash(translate(stale.message), "info")
         return _answer_write(stale.game)
     db.session.commit()
     flash(_("Manche %(number)s annulée.", number=number), "info")

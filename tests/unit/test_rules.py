@@ -779,7 +779,7 @@ def test_a_name_of_invisible_characters_only_is_refused(name):
     with pytest.raises(rules.InvalidPlayers) as refused:
         rules.seat_players(["Alice", name])
 
-    assert "invisibles" in refused.value.seat_errors[1]
+    assert "invisibles" in str(refused.value.seat_errors[1])
 
 
 def test_a_name_with_a_joiner_inside_is_kept_as_typed():

@@ -11,17 +11,36 @@ from flask import Flask
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.routing import Map
 
 from app import assets, device, filters, i18n, live, security
-from app.config import Config, from_plain_environment, local_database_url, local_secret_key
+from app.config import (
+    Config,
+    from_plain_environment,
+    local_database_url,
+    local_rate_limit_url,
+    local_secret_key,
+)
 from app.extensions import csrf, db, limiter, migrate
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
+class _Addresses(Map):
+    """The app's URL map, with no slash-merging: Werkzeug would answer /static//x with a redirect
+    to an absolute address built from the Host header the client sent (a forged one too)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **{**kwargs, "merge_slashes": False})
+
+
+class _Counter(Flask):
+    url_map_class = _Addresses
+
+
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Create the application: defaults, then the environment, then the test's own settings."""
-    app = Flask(
+    app = _Counter(
         __name__,
         instance_path=os.environ.get("INSTANCE_PATH", str(ROOT / "instance")),
         template_folder=str(ROOT / "templates"),
@@ -42,6 +61,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
             "pool_pre_ping": True,
             **app.config["SQLALCHEMY_ENGINE_OPTIONS"],
         }
+    if not app.config["RATELIMIT_STORAGE_URI"]:
+        Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+        app.config["RATELIMIT_STORAGE_URI"] = local_rate_limit_url(app.instance_path)
     if not app.config.get("SECRET_KEY"):
         if app.config["PRODUCTION"]:
             raise RuntimeError("SECRET_KEY must be set in production (PRODUCTION=1).")
@@ -51,11 +73,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
+    security.init_app(app)  # first: its body limit for imports must hold when CSRF reads the form
     csrf.init_app(app)
     limiter.init_app(app)
     device.init_app(app)
     i18n.init_app(app)
-    security.init_app(app)
     filters.init_app(app)
     assets.init_app(app)
     with app.app_context():

@@ -19,7 +19,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from app import games, rules, table
+from app import allowance, games, rules, table
 from app.assistant_forms import cards_typed, pile_typed, step_number, typed_fields
 from app.device import current_device_hash
 from app.extensions import db, limiter
@@ -85,6 +85,7 @@ def assistant(public_id: str) -> Response:
 
 @bp.post("/parties/<public_id>/assistant/rangees")
 @limiter.limit(_write_limit)
+@limiter.limit(allowance.address_write_limit, key_func=allowance.address)
 def lay_rows(public_id: str) -> ResponseReturnValue:
     """Lay the four cards that start the rows."""
     typed = typed_fields(request.form, "row", rules.ROWS)
@@ -96,6 +97,7 @@ def lay_rows(public_id: str) -> ResponseReturnValue:
 
 @bp.post("/parties/<public_id>/assistant/rangees/reprendre")
 @limiter.limit(_write_limit)
+@limiter.limit(allowance.address_write_limit, key_func=allowance.address)
 def clear_rows(public_id: str) -> ResponseReturnValue:
     """Pick the rows up again before any turn, to lay them anew."""
     number = step_number(request.form.get("number"))
@@ -104,6 +106,7 @@ def clear_rows(public_id: str) -> ResponseReturnValue:
 
 @bp.post("/parties/<public_id>/assistant/tours")
 @limiter.limit(_write_limit)
+@limiter.limit(allowance.address_write_limit, key_func=allowance.address)
 def place_cards(public_id: str) -> ResponseReturnValue:
     """Place the cards the players revealed, or stop at the card whose player must choose."""
     typed = typed_fields(request.form, "card", rules.MAX_PLAYERS)
@@ -115,6 +118,7 @@ def place_cards(public_id: str) -> ResponseReturnValue:
 
 @bp.post("/parties/<public_id>/assistant/choix")
 @limiter.limit(_write_limit)
+@limiter.limit(allowance.address_write_limit, key_func=allowance.address)
 def choose_row(public_id: str) -> ResponseReturnValue:
     """Let the player of the too-low card take the row they chose."""
     turn, row = step_number(request.form.get("turn")), step_number(request.form.get("row"))
@@ -123,6 +127,7 @@ def choose_row(public_id: str) -> ResponseReturnValue:
 
 @bp.post("/parties/<public_id>/assistant/annuler")
 @limiter.limit(_write_limit)
+@limiter.limit(allowance.address_write_limit, key_func=allowance.address)
 def take_back_turn(public_id: str) -> ResponseReturnValue:
     """Take back the last turn (with its row choice), once per tap."""
     turn = step_number(request.form.get("turn"))

@@ -24,10 +24,18 @@ class Config:
     MAX_CONTENT_LENGTH = 64 * 1024  # a round or a new game fits many times over; more is refused
     MAX_IMPORT_LENGTH = 2 * 1024 * 1024  # an import of thousands of games fits
     MAX_FORM_PARTS = 200
-    RATELIMIT_STORAGE_URI = "memory://"
+    # Counted in one place for every worker of this machine: a SQLite file under instance/ (set
+    # in create_app, app/limit_storage.py). Several machines: a Redis URL (README).
+    RATELIMIT_STORAGE_URI: str | None = None
     RATELIMIT_HEADERS_ENABLED = True
     RATELIMIT_GAME_CREATION = "30 per hour"
     RATELIMIT_WRITES = "120 per minute"
+    # Per address, for every table behind it (a café, a club): twenty tables never notice.
+    RATELIMIT_GAME_CREATION_PER_ADDRESS = "40 per minute; 200 per hour"
+    RATELIMIT_WRITES_PER_ADDRESS = "300 per minute"
+    # Games an import may add per hour (a file holds at most transfer.MAX_GAMES): a whole history.
+    RATELIMIT_IMPORTED_GAMES = "5000 per hour"
+    RATELIMIT_IMPORTED_GAMES_PER_ADDRESS = "10000 per hour"
     HISTORY_PAGE_SIZE = 20
     TIME_ZONE = "Europe/Paris"  # dates in the history are shown in this zone
     PROXY_FIX = False
@@ -46,6 +54,9 @@ def from_plain_environment(environ: Mapping[str, str]) -> dict[str, Any]:
     for name in ("PRODUCTION", "PROXY_FIX"):
         if name in environ:
             settings[name] = environ[name].strip().lower() in ("1", "true", "yes", "on")
+    for name in ("SECRET_KEY_FALLBACKS", "TRUSTED_HOSTS"):  # comma-separated lists
+        if environ.get(name):
+            settings[name] = [item.strip() for item in environ[name].split(",") if item.strip()]
     if environ.get("DATABASE_URL"):
         settings["SQLALCHEMY_DATABASE_URI"] = sqlalchemy_url(environ["DATABASE_URL"])
     return settings
@@ -63,6 +74,11 @@ def sqlalchemy_url(url: str) -> str:
 def local_database_url(instance_path: str) -> str:
     """Return the default database: a SQLite file under instance/."""
     return "sqlite:///" + str(Path(instance_path) / "six-qui-prend.sqlite")
+
+
+def local_rate_limit_url(instance_path: str) -> str:
+    """Return the default rate-limit storage: a SQLite file under instance/, shared by workers."""
+    return "sqlite:///" + str(Path(instance_path) / "rate-limits.sqlite")
 
 
 def local_secret_key(instance_path: str) -> str:

@@ -1,7 +1,9 @@
 """The device a game belongs to: a random token in a long-lived cookie; the server keeps its hash.
 
-Tokens are signed when issued. Ownership only needs the hash (so games stay reachable even if
-SECRET_KEY changes); the signature lets rate limits tell a device we issued from a made-up cookie.
+Only tokens this server signed are adopted: any other cookie (made up, or planted by a sibling
+subdomain or over plain HTTP on a LAN so as to read that phone's games later) is replaced by a
+new token. Tokens signed with a key listed in SECRET_KEY_FALLBACKS are still this server's, so a
+key rotation keeps every device's games and its own rate-limit allowance.
 """
 
 import hashlib
@@ -15,19 +17,28 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _valid(token: str | None) -> bool:
-    return token is not None and 32 <= len(token) <= 128 and token.isascii()
-
-
 def _signer() -> Signer:
-    return Signer(current_app.config["SECRET_KEY"], salt="device")
+    # itsdangerous tries every key and signs with the last one: the fallbacks first, as Flask's
+    # own session does.
+    keys = [*(current_app.config["SECRET_KEY_FALLBACKS"] or []), current_app.config["SECRET_KEY"]]
+    return Signer(keys, salt="device")
+
+
+def _signed_here(token: str | None) -> bool:
+    if token is None or not 32 <= len(token) <= 128 or not token.isascii():
+        return False
+    try:
+        _signer().unsign(token)
+    except BadSignature:
+        return False
+    return True
 
 
 def current_device_hash() -> str | None:
-    """Return the hash of this browser's device token, or None if it has none yet."""
+    """Return the hash of this browser's device token, or None if it has none we signed."""
     if "device_hash" not in g:
         token = request.cookies.get(current_app.config["DEVICE_COOKIE_NAME"])
-        g.device_token = token if _valid(token) else None
+        g.device_token = token if _signed_here(token) else None
         g.device_hash = _hash(g.device_token) if g.device_token else None
     return g.device_hash
 
@@ -40,24 +51,12 @@ def claim_device() -> str:
     return g.device_hash
 
 
-def issued_device_hash() -> str | None:
-    """Return the device hash only if this server issued its token (the signature holds)."""
-    current_device_hash()
-    token = g.get("device_token")
-    if not token:
-        return None
-    try:
-        _signer().unsign(token)
-    except BadSignature:
-        return None
-    return g.device_hash
-
-
 def renew_device_cookie(response: Response) -> Response:
     """Send the device cookie again on every visit so that it lives ~400 days past the last one.
 
     A browser gets its token on the first page it opens, so that its first write already counts
-    as this device (for rate limits) rather than as an anonymous client of the address.
+    as this device (for rate limits) rather than as an anonymous client of the address. A cookie
+    we did not sign is never sent back.
     """
     if request.method == "GET" and response.mimetype == "text/html":
         claim_device()

@@ -7,6 +7,8 @@ from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import MetaData
 from sqlalchemy.orm import DeclarativeBase
 
+from app import limit_storage  # noqa: F401  (registers the sqlite:// rate-limit storage)
+
 
 class Base(DeclarativeBase):
     # Named constraints, so that Alembic's batch mode can alter them on SQLite later.
@@ -28,14 +30,14 @@ csrf = CSRFProtect()
 
 
 def _limit_key() -> str:
-    # Per device and address: tables sharing a café's address each get their own allowance, but
-    # only for a device token this server issued (signed). Made-up or missing cookies all share
-    # the address's allowance, so sending a new random cookie with each request gains nothing.
+    # Per device and address: tables sharing a café's address each get their own allowance.
+    # Browsers without a device token we signed share the address's one. (A script asking for a
+    # fresh token now and then is held by the per-address limits, app/views.py.)
     from flask import request
 
-    from app.device import issued_device_hash
+    from app.device import current_device_hash
 
-    return f"{request.remote_addr}:{issued_device_hash() or '-'}"
+    return f"{request.remote_addr}:{current_device_hash() or '-'}"
 
 
 limiter = Limiter(key_func=_limit_key)

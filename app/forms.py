@@ -6,14 +6,17 @@ CSRF is checked for every POST by CSRFProtect (see create_app), so these are pla
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from flask import abort
 from wtforms import BooleanField, FieldList, Form, HiddenField, StringField
 
 from app import rules
 from app.rules import N_, Message
 
 INITIAL_NAME_FIELDS = 2  # the contract: at least two name fields at first
+CREATION_KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what secrets.token_urlsafe gives, and fits
 LONGEST_NUMBER = 6  # digits: far more than any head count, limit or round count
 
 
@@ -36,6 +39,16 @@ class NewGameForm(Form):
     round_count = StringField(default="")
     pro = BooleanField()
     key = HiddenField()  # one per form shown: the same form sent twice starts one game
+
+    def creation_key(self) -> str | None:
+        """Return the form's key, None if blank; a key the page did not give is a 400 (it would
+        be stored, and PostgreSQL refuses a NUL byte outright)."""
+        key = self.key.data or ""
+        if not key:
+            return None
+        if not CREATION_KEY.fullmatch(key):
+            abort(400)
+        return key
 
     def typed_names(self) -> list[str]:
         return [entry.data or "" for entry in self.players]

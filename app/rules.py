@@ -124,9 +124,24 @@ class InvalidGameRules(_Refusal):
     """An end-of-game rule with a limit or a round count out of range."""
 
 
+# Characters that show nothing by themselves: format characters (zero-width spaces and joiners,
+# direction marks and overrides such as U+202E), marks with nothing to sit on, spaces.
+_INVISIBLE = ("Cf", "Mn", "Me", "Zs")
+
+
+def _without_format_characters(name: str) -> str:
+    return "".join(char for char in name if unicodedata.category(char) != "Cf")
+
+
 def name_key(name: str) -> str:
-    """Return the form of a name used to tell players apart (case and outer spaces ignored)."""
-    return unicodedata.normalize("NFC", name).strip().casefold()
+    """Return the form of a name used to tell players apart: case, outer spaces and invisible
+    format characters ignored (« Al\u200bice » is « Alice »)."""
+    return _without_format_characters(unicodedata.normalize("NFC", name)).strip().casefold()
+
+
+def is_invisible(name: str) -> bool:
+    """Tell whether a name would show nothing on screen."""
+    return all(unicodedata.category(char) in _INVISIBLE for char in name)
 
 
 def seat_players(typed: Sequence[str]) -> list[str]:
@@ -142,6 +157,10 @@ def seat_players(typed: Sequence[str]) -> list[str]:
             seat_errors[index] = N_(
                 "Ce nom contient un caractère invisible ou invalide : retapez-le."
             )
+        elif is_invisible(name):
+            seat_errors[index] = N_(
+                "Ce nom ne montre que des caractères invisibles : tapez un nom."
+            )
         elif len(name) > MAX_NAME_LENGTH:
             seat_errors[index] = N_(
                 "Ce nom fait %(length)s caractères : %(most)s au plus.",
@@ -149,8 +168,10 @@ def seat_players(typed: Sequence[str]) -> list[str]:
                 most=MAX_NAME_LENGTH,
             )
         elif name_key(name) in first_seen:
+            # The name isolated (U+2068 … U+2069): one ending in U+202E cannot reverse the rest.
             seat_errors[index] = N_(
-                "« %(name)s » est déjà à la table : donnez un autre nom.", name=name
+                "« %(name)s » est déjà à la table : donnez un autre nom.",
+                name=f"\u2068{name}\u2069",
             )
         else:
             first_seen[name_key(name)] = index

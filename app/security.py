@@ -65,7 +65,17 @@ def keep_session() -> None:
         session.permanent = True
 
 
+def allow_large_imports() -> None:
+    # An import carries a device's whole history (thousands of games): it may be bigger than
+    # any other form. This runs before CSRFProtect reads the form (it is registered first), so
+    # the bigger limit is in force when the body is first parsed.
+    if request.endpoint == "counter.import_games":
+        request.max_content_length = current_app.config["MAX_IMPORT_LENGTH"]
+
+
 def init_app(app: Flask) -> None:
+    """Register the hooks; before CSRFProtect's, so that the body limit is set before it reads."""
     app.session_interface = SessionInterface()
+    app.before_request(allow_large_imports)
     app.before_request(keep_session)
     app.after_request(set_headers)

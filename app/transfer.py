@@ -9,9 +9,10 @@ from __future__ import annotations
 import csv
 import io
 import json
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flask_babel import gettext as _
@@ -23,6 +24,9 @@ from app.models import Game
 FORMAT = "six-qui-prend"
 VERSION = 1
 MAX_GAMES = 5000
+EARLIEST_DATE = datetime(2000, 1, 1)
+LONGEST_NUMBER = 9  # digits: any count in an export has far fewer
+MAX_ERRORS_SHOWN = 20
 
 
 class ImportRefused(Exception):
@@ -117,15 +121,28 @@ def games_csv(games: Iterable[Game]) -> str:
     return out.getvalue()
 
 
-def _parse_time(value: Any) -> datetime | None:
+def _parse_time(value: Any) -> datetime:
+    """Return a creation date as stored (UTC, naive), within the years the counter can have seen."""
     if not isinstance(value, str):
-        return None
+        raise ValueError(_("date de création absente"))
     try:
         moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(UTC).replace(tzinfo=None)
+        if moment.tzinfo is not None:
+            moment = moment.astimezone(UTC).replace(tzinfo=None)
+    except (ValueError, OverflowError):  # not a date, or one that leaves the calendar in UTC
+        raise ValueError(
+            _("date de création illisible (%(date)s)", date=repr(value[:40]))
+        ) from None
+    # Far dates break the pages that show them in local time; no game was played before 2000
+    # nor tomorrow (a day of margin for a phone whose clock runs ahead).
+    if not EARLIEST_DATE <= moment <= datetime.now(UTC).replace(tzinfo=None) + timedelta(days=1):
+        raise ValueError(
+            _(
+                "date de création impossible (%(date)s) : elle doit être entre l’an 2000 et "
+                "aujourd’hui",
+                date=value[:40],
+            )
+        )
     return moment
 
 
@@ -165,8 +182,6 @@ def _parse_game(raw: Any) -> ImportedGame:
     if not isinstance(origin, str) or not 1 <= len(origin) <= 64 or not origin.isprintable():
         raise ValueError(_("identifiant absent ou invalide"))
     created = _parse_time(raw.get("created_at"))
-    if created is None:
-        raise ValueError(_("date de création absente ou invalide"))
     game_rules = _parse_rules(raw.get("rules"))
     names = raw.get("players")
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
@@ -202,6 +217,12 @@ def _parse_game(raw: Any) -> ImportedGame:
     return ImportedGame(origin, created, sheet)
 
 
+def _printable(text: str) -> str:
+    """Return text fit to show in a message: control, format and broken characters (a lone
+    surrogate cannot even be encoded in a page) become « � »."""
+    return "".join("\ufffd" if unicodedata.category(char)[0] == "C" else char for char in text)
+
+
 def _refusal(number: int, raw: Any, why: str) -> str:
     """Say what is wrong with a game, named by its place in the file and its first players."""
     names = raw.get("players") if isinstance(raw, dict) else None
@@ -213,12 +234,40 @@ def _refusal(number: int, raw: Any, why: str) -> str:
     return _("Partie %(number)s : %(why)s", number=number, why=why)
 
 
+class _NumberTooLong(ValueError):
+    def __init__(self, digits: int):
+        super().__init__(digits)
+        self.digits = digits
+
+
+def _small_int(text: str) -> int:
+    # Python refuses to read integers of thousands of digits (ValueError, deep in json); refuse
+    # them here, sooner and with a message of our own.
+    if len(text.lstrip("-")) > LONGEST_NUMBER:
+        raise _NumberTooLong(len(text.lstrip("-")))
+    return int(text)
+
+
 def parse_export(data: bytes) -> list[ImportedGame]:
     """Return the games of an exported file, every round checked, or raise ImportRefused."""
     try:
-        document = json.loads(data.decode("utf-8-sig"))
+        document = json.loads(data.decode("utf-8-sig"), parse_int=_small_int)
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise ImportRefused([_("Ce fichier n’est pas un export JSON de parties.")]) from None
+    except _NumberTooLong as error:
+        raise ImportRefused(
+            [
+                _(
+                    "Ce fichier contient un nombre de %(digits)s chiffres : ce n’est pas un "
+                    "export.",
+                    digits=error.digits,
+                )
+            ]
+        ) from None
+    except RecursionError:  # the decoder recurses once per level of [ or {
+        raise ImportRefused(
+            [_("Ce fichier est imbriqué bien trop profondément : ce n’est pas un export.")]
+        ) from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ImportRefused([_("Ce fichier n’est pas un export du compteur « 6 qui prend ! ».")])
     if type(document.get("version")) is not int or document["version"] != VERSION:
@@ -241,7 +290,10 @@ def parse_export(data: bytes) -> list[ImportedGame]:
         try:
             games.append(_parse_game(raw))
         except ValueError as error:
-            errors.append(_refusal(index, raw, str(error)))
+            errors.append(_printable(_refusal(index, raw, str(error))))
+    if len(errors) > MAX_ERRORS_SHOWN:
+        hidden = len(errors) - MAX_ERRORS_SHOWN
+        errors = [*errors[:MAX_ERRORS_SHOWN], _("… et %(count)s autres.", count=hidden)]
     if errors:
         raise ImportRefused(errors)
     return games

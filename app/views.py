@@ -16,12 +16,14 @@ from flask import (
     request,
     url_for,
 )
+from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from werkzeug.datastructures import MultiDict
+from werkzeug.routing import BaseConverter
 
-from app import games, rules, stats, table, transfer
+from app import allowance, games, rules, stats, table, transfer
 from app.device import claim_device, current_device_hash
 from app.extensions import db, limiter
 from app.forms import CancelRoundForm, EditRoundForm, NewGameForm, RoundForm
@@ -30,6 +32,24 @@ from app.i18n import translate
 from app.rules import N_, Message
 
 bp = Blueprint("counter", __name__)
+
+
+class RoundNumber(BaseConverter):
+    """A round number in an address: ASCII digits only, as the forms read them (Werkzeug's int
+    converter also takes « １ » or « ١ »)."""
+
+    regex = r"[0-9]{1,6}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int) -> str:
+        return str(int(value))
+
+
+@bp.record_once
+def _add_converters(state: BlueprintSetupState) -> None:
+    state.app.url_map.converters["round"] = RoundNumber
 
 
 def _write_limit() -> str:
@@ -55,6 +75,7 @@ def new_game() -> str:
 
 @bp.post("/parties")
 @limiter.limit(_creation_limit, methods=["POST"])
+@limiter.limit(allowance.address_creation_limit, key_func=allowance.address, methods=["POST"])
 def create_game() -> ResponseReturnValue:
     """Start a game with the names typed, or show the form again with what is wrong."""
     form = NewGameForm(request.form)
@@ -65,9 +86,7 @@ def create_game() -> ResponseReturnValue:
     if game_rules is None:
         return _new_game_form(form, rule_errors, [], status=422)
     try:
-        game = games.start_game(
-            claim_device(), form.typed_names(), game_rules, (form.key.data or "")[:64] or None
-        )
+        game = games.start_game(claim_device(), form.typed_names(), game_rules, form.creation_key())
     except rules.InvalidPlayers as error:
         seat_errors = {f"players-{seat}": message for seat, message in error.seat_errors.items()}
         return _new_game_form(form, seat_errors, error.table_errors, status=422)
@@ -124,6 +143,7 @@ def game(public_id: str) -> Response:
 
 @bp.post("/parties/<public_id>/manches")
 @limiter.limit(_write_limit)
+@limiter.limit(allowance.address_write_limit, key_func=allowance.address)
 def add_round(public_id: str) -> ResponseReturnValue:
     """Record the round typed, or show it again with what is wrong; a repeat records nothing."""
     form = RoundForm(request.form)
@@ -136,6 +156,8 @@ def add_round(public_id: str) -> ResponseReturnValue:
         return _refused(found, unreadable, form.typed())
     except games.RoundRefused as refusal:
         return _refused(refusal.game, refusal, form.typed())
+    except games.SheetChanged as changed:  # rounds cancelled elsewhere: keep what was typed
+        return _refused(changed.game, changed, form.typed(), status=409)
     except games.StaleRound as stale:
         flash(_("Cette manche était déjà enregistrée : voici la feuille à jour."), "info")
         return _answer_write(stale.game)
@@ -145,20 +167,21 @@ def add_round(public_id: str) -> ResponseReturnValue:
 
 @bp.post("/parties/<public_id>/manches/annuler")
 @limiter.limit(_write_limit)
+@limiter.limit(allowance.address_write_limit, key_func=allowance.address)
 def cancel_round(public_id: str) -> ResponseReturnValue:
     """Remove the last round (named in the form, so a repeat never removes two)."""
     number = CancelRoundForm(request.form).round_number()
     try:
         found = games.cancel_round(public_id, current_device_hash(), number)
     except games.StaleRound as stale:
-        flash(_("Cette manche était déjà annulée : voici la feuille à jour."), "info")
+        flash(translate(stale.message), "info")
         return _answer_write(stale.game)
     db.session.commit()
     flash(_("Manche %(number)s annulée.", number=number), "info")
     return _answer_write(found)
 
 
-@bp.get("/parties/<public_id>/manches/<int:number>")
+@bp.get("/parties/<public_id>/manches/<round:number>")
 def edit_round_form(public_id: str, number: int) -> ResponseReturnValue:
     """Show a recorded round in a form, to correct it."""
     found = games.find_game(public_id, current_device_hash())
@@ -168,8 +191,9 @@ def edit_round_form(public_id: str, number: int) -> ResponseReturnValue:
     return _edit_form(found, number, typed)
 
 
-@bp.post("/parties/<public_id>/manches/<int:number>")
+@bp.post("/parties/<public_id>/manches/<round:number>")
 @limiter.limit(_write_limit)
+@limiter.limit(allowance.address_write_limit, key_func=allowance.address)
 def edit_round(public_id: str, number: int) -> ResponseReturnValue:
     """Save a corrected round, unless the game changed since the form was opened."""
     form = EditRoundForm(request.form)
@@ -215,6 +239,7 @@ def _edit_form(
 
 @bp.post("/parties/<public_id>/revanche")
 @limiter.limit(_creation_limit)
+@limiter.limit(allowance.address_creation_limit, key_func=allowance.address)
 def rematch(public_id: str) -> ResponseReturnValue:
     """Start a new game with the same players and rules."""
     new = games.rematch(public_id, current_device_hash())
@@ -262,20 +287,23 @@ def export_all(kind: str) -> Response:
 def _download(body: str, mimetype: str, filename: str) -> Response:
     response = current_app.response_class(body, mimetype=mimetype)
     response.headers.set("Content-Disposition", "attachment", filename=filename)
+    # A device's games: never kept by a shared cache, nor left on disk by the browser.
+    response.headers["Cache-Control"] = "private, no-store"
     return response
 
 
 @bp.post("/historique/import")
 @limiter.limit(_write_limit)
+@limiter.limit(allowance.address_write_limit, key_func=allowance.address)
 def import_games() -> ResponseReturnValue:
     """Add the games of an exported file; all of them or, if one is wrong, none."""
-    request.max_content_length = current_app.config["MAX_IMPORT_LENGTH"]
     upload = request.files.get("fichier")
     data = upload.read() if upload else b""
     try:
         if not data:
             raise transfer.ImportRefused([_("Choisissez un fichier d’export (.json) à importer.")])
         imported = transfer.parse_export(data)
+        allowance.count_imported_games(len(imported), claim_device(), allowance.address())
     except transfer.ImportRefused as error:
         page = games.history(current_device_hash(), 1, current_app.config["HISTORY_PAGE_SIZE"])
         return render_template("history.html", history=page, import_errors=error.errors), 422
@@ -319,9 +347,11 @@ def _answer_write(found: games.SavedGame) -> ResponseReturnValue:
     return _game_page(found, focus_entry=True)
 
 
-def _refused(found: games.SavedGame, refused: Exception, typed: list[str]) -> tuple[str, int]:
+def _refused(
+    found: games.SavedGame, refused: Exception, typed: list[str], status: int = 422
+) -> tuple[str, int]:
     """Show a refused round again with what is wrong and every value typed."""
-    return _game_page(found, typed=typed, **_errors(refused)), 422
+    return _game_page(found, typed=typed, **_errors(refused)), status
 
 
 def _errors(refused: Exception | Message | None) -> dict[str, Any]:

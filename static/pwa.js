@@ -161,11 +161,11 @@
         write(read().filter((old) => !same(old, item)));
         sent += 1;
         if (item.page !== page) continue;
-        if ([200, 422].includes(response.status)) showGame(await response.text());
+        if ([200, 409, 422].includes(response.status)) showGame(await response.text());
         if (response.status === 200) continue;
         refused = true;
         say(
-          response.status === 422 // the refusal is on screen, with the values typed
+          [409, 422].includes(response.status) // the refusal (or the change: 409) is on screen, values kept
             ? ""
             : `Échec de l’envoi de ${item.what} (erreur ${response.status}) : saisissez-la de nouveau.`,
         );

@@ -73,6 +73,7 @@ def _settings(url: str, **extra) -> dict:
         "SECRET_KEY": "test-secret",
         "WTF_CSRF_ENABLED": False,
         "RATELIMIT_ENABLED": False,
+        "RATELIMIT_STORAGE_URI": "memory://",  # tests of the limits give their own file
         **extra,
     }
 

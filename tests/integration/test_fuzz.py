@@ -85,6 +85,7 @@ field_names = st.one_of(
             "players-99",
             "players--1",
             "fichier",
+            "key",
         ]
     ),
     st.integers(min_value=0, max_value=12).map(lambda n: f"heads-{n}"),

@@ -1,9 +1,13 @@
 """Rate limits on game creation and on writes, per device and address, answered by a French 429."""
 
+import io
+import json
+import re
 import secrets
 
 import pytest
 
+from app import create_app
 from app.extensions import limiter
 
 from .actions import dump, game_url, new_device, play_round, start_game
@@ -13,11 +17,16 @@ NAMES = {"players-0": "Alice", "players-1": "Bob"}
 
 
 @pytest.fixture
-def app_settings():
+def app_settings(tmp_path):
     return {
         "RATELIMIT_ENABLED": True,
+        "RATELIMIT_STORAGE_URI": f"sqlite:///{tmp_path / 'rate-limits.sqlite'}",  # the default's kind
         "RATELIMIT_GAME_CREATION": "3 per minute",
         "RATELIMIT_WRITES": "5 per minute",
+        "RATELIMIT_GAME_CREATION_PER_ADDRESS": "8 per minute",
+        "RATELIMIT_WRITES_PER_ADDRESS": "12 per minute",
+        "RATELIMIT_IMPORTED_GAMES": "5 per hour",
+        "RATELIMIT_IMPORTED_GAMES_PER_ADDRESS": "8 per hour",
     }
 
 
@@ -35,7 +44,8 @@ def assert_french_429(response):
     assert response.status_code == 429
     page = parse(response.data)
     assert page.find("html").get("lang") == "fr"
-    assert "Trop de demandes" in page.text or "patientez" in page.text
+    assert "Trop de demandes" in page.text
+    assert re.search(r"Réessayez dans \d+ (seconde|minute|heure)", page.text), page.text
     assert response.headers.get("Retry-After")
 
 
@@ -136,3 +146,106 @@ def test_reading_pages_is_not_limited_like_writes(client):
     statuses |= {client.get("/healthz").status_code for _ in range(12)}
 
     assert statuses == {200}
+
+
+# --- Per address: fresh cookies gain nothing ------------------------------------------------------
+
+
+def test_fresh_devices_from_one_address_share_its_creation_allowance(app):
+    statuses = []
+    for _ in range(9):
+        script = new_device(app)
+        script.get("/")  # a fresh, signed device token, as the attack did
+        statuses.append(script.post("/parties", data=NAMES).status_code)
+
+    assert statuses == [303] * 8 + [429]
+
+
+def test_fresh_devices_from_one_address_share_its_write_allowance(app):
+    statuses = []
+    for _ in range(4):
+        script = new_device(app)
+        script.get("/")
+        public_id = start_game(script, ["Alice", "Bob"])
+        statuses += [play_round(script, public_id, n, [1, 2]).status_code for n in (1, 2, 3)]
+    # 4 creations and 12 rounds fill the 12 writes of the address (creations count apart).
+
+    assert statuses == [303] * 12
+    script = new_device(app)
+    script.get("/")
+    assert_french_429(script.post(f"{game_url(public_id)}/manches", data={"number": "4"}))
+
+
+def test_another_address_has_its_own_allowance(app):
+    for _ in range(8):
+        new_device(app).post("/parties", data=NAMES)
+    elsewhere = new_device(app)
+    elsewhere.environ_base["REMOTE_ADDR"] = "192.0.2.7"
+
+    assert elsewhere.post("/parties", data=NAMES).status_code == 303
+
+
+def test_a_device_signed_before_a_key_change_keeps_its_own_allowance(app, app_settings):
+    table = new_device(app)
+    table.get("/")
+    token = table.get_cookie(app.config["DEVICE_COOKIE_NAME"]).value
+    rotated = create_app(
+        {
+            **app.config,
+            "SECRET_KEY": "a-new-key",
+            "SECRET_KEY_FALLBACKS": [app.config["SECRET_KEY"]],
+        }
+    )
+    for _ in range(3):  # a neighbour's script without cookies uses up the anonymous allowance
+        rotated.test_client().post("/parties", data=NAMES)
+    assert rotated.test_client().post("/parties", data=NAMES).status_code == 429
+    table = rotated.test_client()
+    table.set_cookie(app.config["DEVICE_COOKIE_NAME"], token)
+
+    assert table.post("/parties", data=NAMES).status_code == 303
+
+
+# --- Imports count their games --------------------------------------------------------------------
+
+
+def export_of(count: int, first: int = 0) -> bytes:
+    games = [
+        {
+            "id": f"partie-{n}",
+            "created_at": "2026-11-29T19:05:00Z",
+            "rules": {"end": "above", "limit": 66, "round_count": None, "pro": False},
+            "players": ["Alice", "Bob"],
+            "rounds": [[1, 2]],
+        }
+        for n in range(first, first + count)
+    ]
+    return json.dumps({"format": "six-qui-prend", "version": 1, "games": games}).encode()
+
+
+def import_file(client, data: bytes):
+    return client.post(
+        "/historique/import",
+        data={"fichier": (io.BytesIO(data), "parties.json")},
+        content_type="multipart/form-data",
+    )
+
+
+def test_a_device_imports_so_many_games_an_hour_and_is_told_when_to_come_back(client, app):
+    assert import_file(client, export_of(3)).status_code == 303
+    before = dump(app)
+
+    response = import_file(client, export_of(3, first=3))
+
+    assert response.status_code == 422
+    assert dump(app) == before
+    text = parse(response.data).find(role="alert").text
+    assert "Ce fichier compte 3 parties" in text and "5 parties en 1 heure" in text
+    assert re.search(r"Réessayez dans (\d+ minutes|1 heure)", text), text
+    assert import_file(client, export_of(2, first=3)).status_code == 303
+
+
+def test_fresh_devices_share_the_addresss_import_allowance(app):
+    assert import_file(new_device(app), export_of(4)).status_code == 303
+    assert import_file(new_device(app), export_of(4, first=4)).status_code == 303
+
+    assert import_file(new_device(app), export_of(1, first=8)).status_code == 422

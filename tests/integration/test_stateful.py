@@ -63,12 +63,15 @@ class Game:
         return 1 <= sum(heads) <= MOST_FOR_ALL[n]
 
     def submit(self, number: int, heads: list) -> str:
-        """Apply a submission; return "recorded", "refused" (422) or "stale" (nothing to do)."""
+        """Apply a submission; return "recorded", "refused" (422), "stale" (already recorded:
+        nothing to do) or "changed" (409: a round it follows was cancelled since)."""
         heads = [0 if isinstance(v, str) and not v.strip() else v for v in heads]  # blank is 0
         if not all(isinstance(v, int) for v in heads):
             return "refused"  # text that is not a number is refused before anything else
-        if number != len(self.rounds) + 1:
+        if number <= len(self.rounds):
             return "stale"
+        if number > len(self.rounds) + 1:
+            return "changed"
         if self.is_over or not self.is_possible(heads):
             return "refused"
         self.rounds.append(list(heads))
@@ -150,13 +153,13 @@ def run_machine(app):
             expected = self.model.submit(number, heads)
             response = self.post(f"{self.url}/manches", round_data(number, heads), htmx)
             self.sent_rounds.append((number, heads))
-            if expected == "refused":
-                assert response.status_code == 422
+            if expected in ("refused", "changed"):
+                assert response.status_code == (422 if expected == "refused" else 409)
                 page = parse(response.data)
                 assert page.find(role="alert") is not None or self.model.is_over
             else:
                 assert response.status_code == (200 if htmx else 303)
-            if htmx or expected == "refused":
+            if htmx or expected in ("refused", "changed"):
                 assert b'<div id="game"' in response.data
 
         @rule(data=st.data(), htmx=st.booleans())

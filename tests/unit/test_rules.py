@@ -759,3 +759,29 @@ def test_seated_names_are_trimmed_distinct_and_between_2_and_10(typed):
     assert all(name == " ".join(name.split()) and 0 < len(name) <= 30 for name in seated)
     assert len({rules.name_key(name) for name in seated}) == len(seated)
     assert seated == [" ".join(t.split()) for t in typed if t.strip()]
+
+
+# --- Names that hide text -------------------------------------------------------------------------
+
+FORMAT_CHARACTERS = st.sampled_from(["\u200b", "\u200c", "\u200d", "\u2060", "\u202e", "\u2066"])
+
+
+@given(st.text(st.characters(categories=["L", "N"]), min_size=1, max_size=10), st.data())
+def test_a_name_key_ignores_invisible_format_characters(name, data):
+    at = data.draw(st.integers(0, len(name)))
+    hidden = name[:at] + data.draw(FORMAT_CHARACTERS) + name[at:]
+
+    assert rules.name_key(hidden) == rules.name_key(name)
+
+
+@pytest.mark.parametrize("name", ["\u200b", "\u202e\u200b", "\u0301", "\u2066\u2069"])
+def test_a_name_of_invisible_characters_only_is_refused(name):
+    with pytest.raises(rules.InvalidPlayers) as refused:
+        rules.seat_players(["Alice", name])
+
+    assert "invisibles" in str(refused.value.seat_errors[1])
+
+
+def test_a_name_with_a_joiner_inside_is_kept_as_typed():
+    # Persian and Hindi names use joiners (U+200C, U+200D): kept as typed, compared without.
+    assert rules.seat_players(["Alice", "می\u200cرود"]) == ["Alice", "می\u200cرود"]

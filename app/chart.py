@@ -14,7 +14,11 @@ from flask_babel import gettext, ngettext
 from app.rules import EndRule, Scoresheet
 
 WIDTH, HEIGHT = 340, 220
-LEFT, RIGHT, TOP, BOTTOM = 34, 10, 10, 26
+# The right margin holds each line's label at its end (the name and the total), so that ten
+# lines can be told apart without going back and forth to the legend.
+LEFT, RIGHT, TOP, BOTTOM = 34, 78, 10, 26
+LABEL_GAP = 11  # user units between two end labels (their font is 10)
+LABEL_CHARS = 9  # a long name is cut at the line's end; the legend and the sheet hold it whole
 
 # Okabe–Ito colours (distinguishable with common colour-vision deficiencies), darkened for contrast.
 COLOURS = (
@@ -50,6 +54,12 @@ class Line:
     marker: str
     points: tuple[tuple[float, float], ...]
     total: int
+    label_y: float = 0.0  # where the end label sits: at the line's end, moved apart from others
+
+    @property
+    def label(self) -> str:
+        name = self.name if len(self.name) <= LABEL_CHARS else self.name[: LABEL_CHARS - 1] + "…"
+        return f"{name} {self.total}"
 
     @property
     def path(self) -> str:
@@ -79,6 +89,25 @@ def _nice_step(top: int) -> int:
             if top / step <= 6:
                 return step
         scale *= 10
+
+
+def _spread_labels(lines: tuple[Line, ...], top: float, bottom: float) -> tuple[Line, ...]:
+    """Place each end label at its line's end, moved apart so that no two overlap."""
+    order = sorted(range(len(lines)), key=lambda i: (lines[i].points[-1][1], i))
+    wanted = [lines[i].points[-1][1] + 3.5 for i in order]  # the text's baseline
+    placed: list[float] = []
+    for y in wanted:
+        placed.append(max(y, placed[-1] + LABEL_GAP) if placed else max(y, top + 6))
+    overflow = placed[-1] - bottom if placed else 0
+    if overflow > 0:  # pushed below the plot: shift everything up, keeping the gaps
+        placed = [y - overflow for y in placed]
+        for k in range(len(placed) - 2, -1, -1):
+            placed[k] = min(placed[k], placed[k + 1] - LABEL_GAP)
+    label_y = dict(zip(order, placed, strict=True))
+    return tuple(
+        Line(line.name, line.colour, line.marker, line.points, line.total, label_y[i])
+        for i, line in enumerate(lines)
+    )
 
 
 def score_chart(sheet: Scoresheet) -> Chart | None:
@@ -111,6 +140,7 @@ def score_chart(sheet: Scoresheet) -> Chart | None:
         )
         for seat, name in enumerate(sheet.players)
     )
+    lines = _spread_labels(lines, upper + 4, lower)
     every = max(1, -(-rounds // 10))  # at most about ten round labels on a phone
     x_ticks = tuple((x(r), r) for r in range(0, rounds + 1, every))
     y_ticks = tuple((y(v), v) for v in range(0, top + 1, step))

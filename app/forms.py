@@ -56,6 +56,9 @@ class NewGameForm(Form):
     def game_rules(self) -> tuple[rules.GameRules | None, dict[str, Message]]:
         """Return the end rule chosen, or the errors that prevent it, keyed by field name."""
         pro = bool(self.pro.data)
+        question = self._number_under_another_rule()
+        if question:
+            return None, question
         match self.end.data:
             case "at_or_above":
                 return rules.GameRules(end=rules.EndRule.AT_OR_ABOVE, pro=pro), {}
@@ -81,6 +84,21 @@ class NewGameForm(Form):
                 return rules.GameRules(end=rules.EndRule.ROUNDS, round_count=count, pro=pro), {}
             case _:
                 return rules.GameRules(pro=pro), {}
+
+    def _number_under_another_rule(self) -> dict[str, Message]:
+        """Ask which rule was meant when a limit or a round count was typed under another
+        option (without JavaScript nothing checks the option for the person)."""
+        typed = {"limit": ("other_limit", self.limit.data), "round_count": ("rounds", self.round_count.data)}
+        for field, (option, text) in typed.items():
+            if (text or "").strip() and (self.end.data or "above") != option:
+                return {
+                    field: N_(
+                        "Vous avez tapé %(typed)s ici, mais une autre fin de partie est cochée :"
+                        " cochez l’option de ce champ pour l’appliquer, ou videz-le.",
+                        typed=text.strip()[:6],
+                    )
+                }
+        return {}
 
 
 class HeadsForm(Form):
@@ -135,6 +153,10 @@ class CancelRoundForm(Form):
 
     def round_number(self) -> int | None:
         return whole_number(self.number.data)
+
+
+class RestoreRoundForm(CancelRoundForm):
+    """The round this form puts back: a repeat puts back nothing."""
 
 
 class EditRoundForm(HeadsForm):

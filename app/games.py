@@ -36,10 +36,12 @@ class SavedGame:
     version: int
     created_at: datetime
     scoresheet: rules.Scoresheet
+    restorable: int | None = None  # the round « Rétablir la manche N » would put back
 
     @classmethod
     def of(cls, game: Game) -> SavedGame:
-        return cls(game.public_id, game.version, game.created_at, game.scoresheet)
+        restorable = len(game.rounds) + 1 if game.cancelled_rounds else None
+        return cls(game.public_id, game.version, game.created_at, game.scoresheet, restorable)
 
 
 class GameNotFound(Exception):
@@ -198,6 +200,7 @@ def record_round(
     except (rules.InvalidRound, rules.GameOver) as error:
         raise _refuse(RoundRefused(before, error)) from error
     game.rounds.append(Round(number=number, heads=checked))
+    game.cancelled_rounds = None  # a new round by hand: the cancelled ones are no longer next
     try:
         db.session.flush()
     except IntegrityError as error:  # another worker recorded it first (unique game + number)
@@ -226,6 +229,7 @@ def cancel_round(public_id: str, device_hash: str | None, number: int | None) ->
     """Remove round `number` of the device's game if it is the last one, which reopens a
     finished game; return the game as it now stands.
 
+    The round is kept aside so that restore_round can put it back.
     Raise StaleRound when it is not the last round: already cancelled (a repeat), or rounds
     recorded elsewhere since, or a form that names no round.
     """
@@ -247,8 +251,45 @@ def cancel_round(public_id: str, device_hash: str | None, number: int | None) ->
         )
     if message:
         raise _refuse(StaleRound(SavedGame.of(game), message))
-    db.session.delete(game.rounds.pop())
+    cancelled = game.rounds.pop()
+    # A new list, not an append: the JSON column only notices a new value.
+    game.cancelled_rounds = [*(game.cancelled_rounds or []), list(cancelled.heads)]
+    db.session.delete(cancelled)
     return _changed(game)
+
+
+def restore_round(public_id: str, device_hash: str | None, number: int | None) -> SavedGame:
+    """Put back round `number`, the last one cancelled, exactly as it was; return the game as it
+    now stands.
+
+    Raise StaleRound when it is not the round waiting to be restored (already restored: a
+    repeat; or a round recorded since), RoundRefused if it no longer fits (the game ended).
+    """
+    game = _load(public_id, device_hash, for_update=True)
+    before = SavedGame.of(game)
+    if number is None or number != before.restorable:
+        raise _refuse(StaleRound(before, N_("Cette manche était déjà rétablie.")))
+    stack = list(game.cancelled_rounds or [])
+    heads_taken = stack.pop()
+    try:
+        checked = before.scoresheet.check_round(heads_taken)
+    except (rules.InvalidRound, rules.GameOver) as error:
+        raise _refuse(RoundRefused(before, error)) from error
+    game.rounds.append(Round(number=number, heads=checked))
+    game.cancelled_rounds = stack or None
+    try:
+        db.session.flush()
+    except IntegrityError as error:  # another worker put it back first
+        raise _refuse(StaleRound(before, N_("Cette manche était déjà rétablie."))) from error
+    return _changed(game)
+
+
+def delete_game(public_id: str, device_hash: str | None) -> None:
+    """Delete the device's game with its players and rounds, or raise GameNotFound (a repeat
+    finds nothing: the game is gone)."""
+    game = _load(public_id, device_hash, for_update=True)
+    db.session.delete(game)
+    db.session.flush()
 
 
 def edit_round(

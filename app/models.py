@@ -62,6 +62,10 @@ class Game(Model):
     # The read-only follow address (/suivre/<token>) while the game is shared, else None.
     follow_token: Mapped[str | None] = mapped_column(String(32))
 
+    # The rounds « Annuler la manche » removed, last cancelled last, so that « Rétablir la
+    # manche N » can put them back; a new round recorded by hand empties it. NULL: none.
+    cancelled_rounds: Mapped[list[list[int]] | None] = mapped_column(JSON)
+
     players: Mapped[list[Player]] = relationship(
         back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"
     )

@@ -26,7 +26,7 @@ from werkzeug.routing import BaseConverter
 from app import allowance, games, rules, stats, table, transfer
 from app.device import claim_device, current_device_hash
 from app.extensions import db, limiter
-from app.forms import CancelRoundForm, EditRoundForm, NewGameForm, RoundForm
+from app.forms import CancelRoundForm, EditRoundForm, NewGameForm, RestoreRoundForm, RoundForm
 from app.htmx import is_htmx, vary_on_htmx
 from app.i18n import translate
 from app.rules import N_, Message
@@ -162,7 +162,17 @@ def add_round(public_id: str) -> ResponseReturnValue:
         flash(_("Cette manche était déjà enregistrée : voici la feuille à jour."), "info")
         return _answer_write(stale.game)
     db.session.commit()
-    return _answer_write(found)
+    return _answer_write(found, announcement=_recorded(found))
+
+
+def _recorded(found: games.SavedGame) -> str | None:
+    """Say what a recorded round changed, for a screen reader after an htmx swap; the result
+    says it itself when the round ended the game."""
+    sheet = found.scoresheet
+    if sheet.is_over:
+        return None
+    standing = ", ".join(f"{line.name} {line.total}" for line in sheet.standings)
+    return _("Manche %(number)s enregistrée. Totaux : %(totals)s.", number=len(sheet.rounds), totals=standing)
 
 
 @bp.post("/parties/<public_id>/manches/annuler")
@@ -177,8 +187,45 @@ def cancel_round(public_id: str) -> ResponseReturnValue:
         flash(translate(stale.message), "info")
         return _answer_write(stale.game)
     db.session.commit()
-    flash(_("Manche %(number)s annulée.", number=number), "info")
+    flash(_("Manche %(number)s annulée ; « Rétablir la manche %(number)s » la remet.", number=number), "info")
     return _answer_write(found)
+
+
+@bp.post("/parties/<public_id>/manches/retablir")
+@limiter.limit(_write_limit)
+@limiter.limit(allowance.address_write_limit, key_func=allowance.address)
+def restore_round(public_id: str) -> ResponseReturnValue:
+    """Put back the last cancelled round (named in the form, so a repeat puts back nothing)."""
+    number = RestoreRoundForm(request.form).round_number()
+    try:
+        found = games.restore_round(public_id, current_device_hash(), number)
+    except games.StaleRound as stale:
+        flash(_("Cette manche était déjà rétablie : voici la feuille à jour."), "info")
+        return _answer_write(stale.game)
+    except games.RoundRefused as refusal:
+        flash(_("La partie est terminée : rien n’a été rétabli."), "info")
+        return _answer_write(refusal.game)
+    db.session.commit()
+    flash(_("Manche %(number)s rétablie.", number=number), "info")
+    return _answer_write(found)
+
+
+@bp.get("/parties/<public_id>/supprimer")
+def delete_game_form(public_id: str) -> str:
+    """Ask before deleting a game for good."""
+    found = games.find_game(public_id, current_device_hash())
+    return render_template("delete_game.html", game=found, sheet=found.scoresheet)
+
+
+@bp.post("/parties/<public_id>/supprimer")
+@limiter.limit(_write_limit)
+@limiter.limit(allowance.address_write_limit, key_func=allowance.address)
+def delete_game(public_id: str) -> ResponseReturnValue:
+    """Delete a game, its rounds and its place in history and statistics."""
+    games.delete_game(public_id, current_device_hash())
+    db.session.commit()
+    flash(_("Partie supprimée."), "info")
+    return redirect(url_for("counter.history"), 303)
 
 
 @bp.get("/parties/<public_id>/manches/<round:number>")
@@ -340,11 +387,11 @@ def _game_page(found: games.SavedGame, **context: Any) -> str:
     return render_template(template, game=found, sheet=found.scoresheet, **context)
 
 
-def _answer_write(found: games.SavedGame) -> ResponseReturnValue:
+def _answer_write(found: games.SavedGame, announcement: str | None = None) -> ResponseReturnValue:
     """Answer a write that went through: the game's live part for htmx, else a redirect."""
     if not is_htmx():
         return redirect(url_for("counter.game", public_id=found.public_id), 303)
-    return _game_page(found, focus_entry=True)
+    return _game_page(found, focus_entry=True, announcement=announcement)
 
 
 def _refused(

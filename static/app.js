@@ -10,8 +10,9 @@ document.addEventListener("keydown", (event) => {
   const kind = ["data-heads", "data-card"].find((name) => field.hasAttribute(name));
   if (kind) {
     // Enter moves to the next player's field (heads, or a card for the assistant); on the last
-    // one the browser submits the form.
-    const fields = [...field.form.querySelectorAll(`[${kind}]`)];
+    // one the browser submits the form. form.elements, not querySelectorAll: the round's fields
+    // sit on the scoreboard (form="round-form").
+    const fields = [...field.form.elements].filter((element) => element.hasAttribute(kind));
     const next = fields[fields.indexOf(field) + 1];
     if (next) {
       event.preventDefault();
@@ -40,4 +41,20 @@ document.addEventListener("input", (event) => {
   if (!form || form.id !== "round-form" || form.dataset.warmed) return;
   form.dataset.warmed = "true";
   fetch("/healthz", { method: "HEAD", cache: "no-store" }).catch(() => {});
+});
+
+// While a round is on its way, its form says so (htmx disables the button: data-hx-disable).
+document.addEventListener("htmx:before:request", (event) => {
+  if (event.target instanceof HTMLFormElement) event.target.setAttribute("aria-busy", "true");
+});
+document.addEventListener("htmx:finally:request", (event) => {
+  if (event.target instanceof HTMLFormElement) event.target.removeAttribute("aria-busy");
+});
+
+// A limit or a round count typed on the new-game form selects its option: the form does what
+// it shows (without JavaScript, the server asks which rule was meant).
+document.addEventListener("input", (event) => {
+  const field = event.target;
+  const option = { limit: "end-other", round_count: "end-rounds" }[field.id];
+  if (option && field.value.trim()) document.getElementById(option).checked = true;
 });

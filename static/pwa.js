@@ -39,6 +39,8 @@
   const here = () => read().filter((item) => item.page === page);
   const same = (a, b) => a.action === b.action && a.number === b.number;
   const roundForm = () => document.getElementById("round-form");
+  // The round's fields sit on the scoreboard, tied to the form by form="round-form".
+  const headsOf = (form) => [...form.elements].filter((field) => field.matches("[data-heads]"));
   const cap = (text) => text[0].toUpperCase() + text.slice(1);
   const queueable = (form) => form instanceof HTMLFormElement && form.matches("#game form[data-hx-post]");
 
@@ -89,7 +91,7 @@
   function keep(form) {
     const number = form.elements.number?.value;
     const round = form.id === "round-form";
-    const heads = [...form.querySelectorAll("[data-heads]")];
+    const heads = headsOf(form);
     const item = {
       page,
       action: form.action,
@@ -187,7 +189,7 @@
     const fresh = template.content.getElementById("game");
     if (!old || !fresh) return;
     const form = roundForm();
-    const typing = form && [...form.querySelectorAll("[data-heads]")].filter((field) => field.value);
+    const typing = form && headsOf(form).filter((field) => field.value);
     old.replaceWith(fresh);
     window.htmx?.process(fresh);
     for (const extra of template.content.querySelectorAll("[id][data-hx-swap-oob]")) {
@@ -213,10 +215,9 @@
   function setRound(form, number, fields) {
     const values = Object.fromEntries(fields);
     form.elements.number.value = number;
-    const legend = form.querySelector("legend");
-    legend.textContent = legend.textContent.replace(/\d+/, number);
-    form.querySelectorAll(".error-summary, .field-error").forEach((element) => element.remove());
-    for (const field of form.querySelectorAll("[data-heads]")) {
+    document.querySelectorAll("[data-round-number]").forEach((element) => (element.textContent = number));
+    document.querySelectorAll("#round-errors, .row-error").forEach((element) => element.remove());
+    for (const field of headsOf(form)) {
       field.value = values[field.name] ?? "";
       field.removeAttribute("aria-invalid");
       field.removeAttribute("aria-describedby");

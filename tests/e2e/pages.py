@@ -179,7 +179,23 @@ class GamePage(Screen):
         return self.scoreboard.get_by_role("rowheader", name=starts_with(name))
 
     def total_of(self, name: str) -> Locator:
-        return self.player_row(name).get_by_role("cell")
+        """The row's first cell: the total (then the last round's « +N », then the field)."""
+        return self.player_row(name).get_by_role("cell").first
+
+    def last_round_of(self, name: str) -> Locator:
+        return self.player_row(name).get_by_role("cell").nth(1)
+
+    def gauge_of(self, name: str) -> Locator:
+        """The gauge towards the limit, named with the player's name."""
+        return self.scoreboard.get_by_role("meter", name=starts_with(name))
+
+    @property
+    def restore(self) -> Locator:
+        return self.page.get_by_role("button", name=re.compile(r"^Rétablir la manche \d+$"))
+
+    @property
+    def delete(self) -> Locator:
+        return control(self.page, "Supprimer la partie")
 
     def round_line(self, number: int) -> Locator:
         # The line's header may hold more than its name (e.g. a link to edit it).
@@ -193,10 +209,9 @@ class GamePage(Screen):
         """The leaders' names carry a crown announced as « en tête »; nobody else's does."""
         for name in leaders:
             expect(self.player_heading(name)).to_have_accessible_name(re.compile("en tête"))
-            expect(self.player_heading(name)).to_contain_text("👑")
+            expect(self.player_heading(name).get_by_role("img")).to_have_count(0)  # decorative
         for name in others:
             expect(self.player_heading(name)).not_to_have_accessible_name(re.compile("en tête"))
-            expect(self.player_heading(name)).not_to_contain_text("👑")
 
     def type_round_with_keyboard(self, names: Sequence[str], heads: Sequence[int | str]) -> None:
         """Type a round as at the table: a value, Enter, the next value… Enter on the last submits.
@@ -241,6 +256,13 @@ class HistoryPage(Screen):
         return self.page.get_by_role("heading", name="Parties précédentes", exact=True, level=1)
 
     @property
+    def entries(self) -> Locator:
+        """One list item per stored game, newest first."""
+        return self.page.get_by_role("main").get_by_role("listitem")
+
+    @property
     def games(self) -> Locator:
-        """One link per stored game, newest first."""
-        return self.page.get_by_role("main").get_by_role("listitem").get_by_role("link")
+        """One link per stored game (the one that opens it), newest first."""
+        return self.entries.get_by_role("link").filter(
+            has_not_text=re.compile("^Supprimer la partie$")
+        )

@@ -1,4 +1,5 @@
-"""axe-core finds no WCAG 2.2 AA violation on any screen, in any state a table goes through."""
+"""axe-core finds no WCAG 2.2 AA violation on any screen, in any state a table goes through, in
+the light and the dark theme."""
 
 from __future__ import annotations
 
@@ -66,6 +67,28 @@ def game_with_a_shared_win(page: Page) -> None:
     expect(_game(page, [30, 10, 10], [40, 5, 5]).result).to_contain_text("Victoire partagée")
 
 
+def game_close_to_the_limit(page: Page) -> None:
+    game = _game(page, [60, 2, 3], [6, 1, 1])
+    expect(game.player_row("Alice")).to_contain_text("la moindre tête")
+
+
+def game_after_a_cancelled_round(page: Page) -> None:
+    game = _game(page, [5, 6, 7], [10, 3, 2])
+    game.cancel_last_round()
+    expect(game.restore).to_be_visible()
+
+
+def delete_confirmation(page: Page) -> None:
+    _game(page, [5, 6, 7]).delete.click()
+    expect(page.get_by_role("button", name="Supprimer définitivement")).to_be_visible()
+
+
+def statistics_with_games(page: Page) -> None:
+    _game(page, [30, 10, 5], [40, 10, 5])
+    page.goto("/statistiques")
+    expect(page.get_by_role("table", name="Statistiques")).to_be_visible()
+
+
 def history_with_games(page: Page) -> None:
     _game(page, [30, 10, 5], [40, 10, 5])
     _game(page, [1, 2, 3])
@@ -89,14 +112,20 @@ SCREENS: dict[str, Callable[[Page], None]] = {
         game_with_a_refused_round,
         game_won_by_one_player,
         game_with_a_shared_win,
+        game_close_to_the_limit,
+        game_after_a_cancelled_round,
+        delete_confirmation,
+        statistics_with_games,
         history_with_games,
         page_not_found,
     )
 }
 
 
+@pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("screen", SCREENS)
-def test_no_wcag_22_aa_violation(page: Page, screen: str):
+def test_no_wcag_22_aa_violation(page: Page, screen: str, theme: str):
+    page.emulate_media(color_scheme=theme)
     SCREENS[screen](page)
 
     results = Axe().run(
@@ -104,4 +133,6 @@ def test_no_wcag_22_aa_violation(page: Page, screen: str):
         options={"runOnly": {"type": "tag", "values": WCAG_22_AA}, "resultTypes": ["violations"]},
     )
 
-    assert results.violations_count == 0, f"{screen} ({page.url}):\n{results.generate_report()}"
+    assert results.violations_count == 0, (
+        f"{screen}, {theme} ({page.url}):\n{results.generate_report()}"
+    )

@@ -124,16 +124,24 @@ def table_named(page: Element, caption: str) -> Element | None:
 
 
 def scoreboard(page: Element) -> list[tuple[str, int, bool]]:
-    """Return (name, total, carries the crown « en tête ») for each row of the « Scores » table."""
+    """Return (name, total, carries the crown « en tête ») for each player's row of the « Scores »
+    table (a row telling what is wrong with a field has no row header)."""
+    return [(name, total, crowned) for name, total, _, crowned in scoreboard_lines(page)]
+
+
+def scoreboard_lines(page: Element) -> list[tuple[str, int, str, bool]]:
+    """Return (name, total, last round as shown « +N », crowned) for each player's row."""
     table = table_named(page, "Scores")
     assert table is not None, "no table named « Scores »"
     rows = []
     for row in table.find("tbody").find_all("tr"):
         header = row.find("th")
-        total = row.find("td")
-        crowned = "en tête" in header.text
-        name = header.text.replace("👑", "").replace("en tête", "").strip()
-        rows.append((name, int(total.text), crowned))
+        if header is None:
+            continue
+        # The name is the field's label while the game goes on, plain text after.
+        name = (header.find("label") or header.find("span", class_="name")).text
+        total, last = (cell.text for cell in row.find_all("td")[:2])
+        rows.append((name, int(total), last, "en tête" in header.text))
     return rows
 
 
@@ -180,12 +188,26 @@ def form_of(page: Element, button_name: str) -> Element | None:
     return found
 
 
+def root_of(element: Element) -> Element:
+    while element.parent is not None:
+        element = element.parent
+    return element
+
+
 def field_labelled(page: Element, label_text: str) -> Element | None:
-    """Return the input whose <label> says exactly this text."""
-    for label in page.find_all("label"):
-        if label.text == label_text and label.get("for"):
-            return page.by_id(label.get("for"))
-    return None
+    """Return the input whose <label> says exactly this text; given a form, one of that form's
+    fields, inside it or tied to it by its `form` attribute (as the round's fields are)."""
+    if page.tag != "form":
+        for label in page.find_all("label"):
+            if label.text == label_text and label.get("for"):
+                return page.by_id(label.get("for"))
+        return None
+    found = field_labelled(root_of(page), label_text)
+    if found is None:
+        return None
+    inside = any(element is found for element in page.iter())
+    tied = page.get("id") is not None and found.get("form") == page.get("id")
+    return found if inside or tied else None
 
 
 def hidden_value(form: Element, name: str) -> str | None:

@@ -46,6 +46,8 @@ def every_post(public_id):
         ("/parties", {"players-0": "Carla", "players-1": "David"}),
         (f"{url}/manches", round_data(2, [1, 2])),
         (f"{url}/manches/annuler", {"number": "1"}),
+        (f"{url}/manches/retablir", {"number": "1"}),
+        (f"{url}/supprimer", {}),
         (f"{url}/revanche", {}),
         (f"{url}/manches/1", {"version": "1", **round_data(1, [9, 9])}),
         ("/historique/import", {}),

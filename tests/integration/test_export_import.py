@@ -59,7 +59,9 @@ def history(client) -> Element:
 def history_links(client) -> list[str]:
     """The addresses of the games listed in the history, newest first."""
     listing = history(client).find("ol", class_="history")
-    return [] if listing is None else [a.get("href") for a in listing.find_all("a")]
+    if listing is None:
+        return []
+    return [a.get("href") for a in listing.find_all("a") if a.text != "Supprimer la partie"]
 
 
 def read_csv(response) -> list[list[str]]:

@@ -176,7 +176,7 @@ REFUSED_ROUNDS = {
     "too many for one player": ([98, 0, 0], {0}, "97"),
     "not a whole number": (["deux", 3, 4], {0}, "entier"),
     "decimal": (["2.5", 3, 4], {0}, "entier"),
-    "negative": (["-1", 3, 4], {0}, ""),
+    "negative": (["-1", 3, 4], {0}, "entier"),
 }
 
 
@@ -205,14 +205,15 @@ def test_refused_player_value_is_explained_next_to_the_field(
     page = parse(response.data)
     assert (b"<html" in response.data) is not htmx
     summary = page.find(role="alert")
-    assert summary is not None and says in summary.text
+    assert summary is not None and says not in summary.text  # said once, next to the field
     for seat, name in enumerate(["Alice", "Bob", "Carla"]):
         field = field_labelled(page, name)
         assert field.get("value") == str(typed[seat])
         if seat in wrong_seats:
+            assert summary.find("a", href=f"#{field.get('id')}").text == name
             assert field.get("aria-invalid") == "true"
             message = page.by_id(field.get("aria-describedby"))
-            assert message is not None and message.text
+            assert message is not None and says in message.text
         else:
             assert field.get("aria-invalid") is None
     assert dump(app) == before
@@ -244,7 +245,9 @@ def test_two_players_may_take_at_most_79_each(client, app):
     refused = play_round(client, public_id, 1, [80, 0])
     accepted = play_round(client, public_id, 1, [79, 0])
 
-    assert refused.status_code == 422 and "79" in parse(refused.data).find(role="alert").text
+    page = parse(refused.data)
+    message = page.by_id(field_labelled(page, "Alice").get("aria-describedby"))
+    assert refused.status_code == 422 and "79" in message.text
     assert accepted.status_code == 303
 
 

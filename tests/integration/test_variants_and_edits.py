@@ -347,10 +347,19 @@ def test_an_invalid_limit_or_round_count_is_refused_in_french_with_the_values_ke
     assert dump(app) == before
 
 
-def test_a_limit_typed_but_not_chosen_is_ignored(client):
-    public_id = start_game(client, ["Alice", "Bob"], end="above", limit="5", round_count="99")
+def test_a_limit_typed_but_not_chosen_is_a_question_with_everything_kept(client, app):
+    before = dump(app)
+    data = {"players-0": "Alice", "players-1": "Bob", "end": "above", "limit": "80"}
 
-    assert "dépasse 66" in rule_in_force(game_page(client, public_id))
+    response = client.post("/parties", data=data)
+
+    assert response.status_code == 422
+    page = parse(response.data)
+    limit = field_labelled(page, "Limite")
+    assert limit.get("value") == "80" and limit.get("aria-invalid") == "true"
+    assert "cochez l’option de ce champ" in page.by_id(limit.get("aria-describedby")).text
+    assert "checked" in page.find("input", id="end-above").attrs  # the choice kept too
+    assert dump(app) == before
 
 
 def test_an_unknown_end_rule_falls_back_to_the_default(client):
@@ -645,14 +654,18 @@ def test_an_invalid_edit_is_refused_like_a_new_round_and_nothing_is_saved(
     assert response.status_code == 422
     refused = parse(response.data)
     alert = refused.find(role="alert")
-    assert alert is not None and says in alert.text
+    assert alert is not None
+    # Said once: a whole-round refusal in the alert, a player's next to the field (the alert
+    # only points at it).
+    assert (says in alert.text) is not bool(wrong)
     form = form_of(refused, "Enregistrer la manche")
     for name, typed in zip(names, heads, strict=True):
         field = field_labelled(form, name)
         assert field.get("value") == str(typed)
         if name in wrong:
             assert field.get("aria-invalid") == "true"
-            assert refused.by_id(field.get("aria-describedby")) is not None
+            assert says in refused.by_id(field.get("aria-describedby")).text
+            assert alert.find("a", href=f"#{field.get('id')}").text == name
         else:
             assert field.get("aria-invalid") is None
     assert dump(app) == before
@@ -900,14 +913,14 @@ def test_each_player_has_a_line_through_every_round_with_their_own_marker(client
     assert len({line.get("stroke") for line in lines}) == len(names)
 
 
-def test_the_legend_names_each_player_with_their_total(client):
+def test_each_line_ends_with_the_players_name_and_total(client):
     public_id = start_game(client, ["Alice", "Bob"])
     play_rounds(client, public_id, [5, 20])
 
     page = game_page(client, public_id)
 
-    legend = page.find("figcaption").text
-    assert "Alice (5)" in legend and "Bob (20)" in legend
+    labels = [text.text for text in page.find("figure").find_all("text")]
+    assert "Alice 5" in labels and "Bob 20" in labels
 
 
 def dashed_lines(svg: Element) -> list[Element]:

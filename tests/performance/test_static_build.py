@@ -23,7 +23,7 @@ def test_workers_starting_together_build_the_same_complete_files(tmp_path):
 
     assert all(manifest == manifests[0] for manifest in manifests)
     for name, hashed in manifests[0].items():
-        original = (source / name).read_bytes()
+        original = assets.sent_form(name, (source / name).read_bytes())
         built = target / hashed
         assert built.read_bytes() == original
         if built.with_name(built.name + ".br").exists():
@@ -43,4 +43,17 @@ def test_a_changed_file_gets_a_new_name(tmp_path):
     after = assets.build(source, target)["app.css"]
 
     assert before != after
-    assert (target / before).exists() and (target / after).read_text() == "body { color: navy; }"
+    assert (target / before).exists() and (target / after).read_text() == "body{color: navy;}\n"
+
+
+def test_css_and_javascript_are_sent_without_comments_or_indentation():
+    css = b"/* why */\n.a, .b {\n  color: red; /* inline */\n}\n"
+    js = b'// why\nconst a = "http://x";\n  // indented why\n  f(a); // kept: not a whole line\n'
+
+    assert assets.sent_form("app.css", css) == b".a,.b{color: red;}\n"
+    assert (
+        assets.sent_form("app.js", js)
+        == b'const a = "http://x";\nf(a); // kept: not a whole line\n'
+    )
+    assert assets.sent_form("vendor/htmx-4.0.1.min.js", js) == js
+    assert assets.sent_form("icon.svg", css) == css

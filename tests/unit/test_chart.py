@@ -243,3 +243,19 @@ def test_axis_labels_do_not_overlap_in_the_longest_heaviest_game():
 
     ys = [y for y, _ in chart.y_ticks]
     assert all(upper - lower >= 11 for upper, lower in zip(ys, ys[1:])), chart.y_ticks
+
+
+def test_ten_end_labels_never_overlap_and_stay_in_the_chart():
+    chart = score_chart(sheet(TEN, [5] * 10, [1] * 10))  # ten lines ending at the same total
+
+    ys = sorted(line.label_y for line in chart.lines)
+    assert all(b - a >= 11 - 1e-9 for a, b in zip(ys, ys[1:]))
+    assert ys[0] > 0 and ys[-1] <= chart.height
+
+
+def test_an_end_label_names_the_player_and_the_total_at_the_line_end():
+    chart = score_chart(sheet(["Alice", "Maximilien-Alexandre"], [40, 2]))
+
+    alice, other = chart.lines
+    assert alice.label == "Alice 40" and other.label == "Maximili… 2"
+    assert alice.label_y == pytest.approx(alice.points[-1][1] + 3.5)

@@ -5,7 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from werkzeug.datastructures import MultiDict
 
-from app.forms import RoundForm, whole_number
+from app.forms import NewGameForm, RoundForm, whole_number
 from app.rules import InvalidRound
 
 
@@ -77,3 +77,27 @@ def test_whole_number_reads_exactly_ascii_digits(text):
         assert value == min(int(stripped), 10**6) or value == 10**6
     else:
         assert value is None
+
+
+@pytest.mark.parametrize(
+    "fields, field, says",
+    [
+        ({"end": "above", "limit": "80"}, "limit", "80"),
+        ({"end": "at_or_above", "round_count": "5"}, "round_count", "5"),
+        ({"end": "rounds", "round_count": "5", "limit": "80"}, "limit", "80"),
+        ({"end": "other_limit", "limit": "80", "round_count": "3"}, "round_count", "3"),
+    ],
+)
+def test_a_number_typed_under_another_option_is_a_question_not_ignored(fields, field, says):
+    rules_chosen, errors = NewGameForm(MultiDict(fields)).game_rules()
+
+    assert rules_chosen is None
+    assert says in str(errors[field]) and "cochez l’option de ce champ" in str(errors[field])
+
+
+def test_a_number_under_its_own_option_is_taken():
+    rules_chosen, errors = NewGameForm(
+        MultiDict({"end": "other_limit", "limit": "80"})
+    ).game_rules()
+
+    assert errors == {} and rules_chosen is not None and rules_chosen.limit == 80

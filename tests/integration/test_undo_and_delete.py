@@ -1,0 +1,169 @@
+"""« Rétablir la manche N » puts a cancelled round back exactly once; « Supprimer la partie »
+deletes a game for good, after a confirmation that works without JavaScript."""
+
+from __future__ import annotations
+
+from .actions import (
+    HTMX,
+    cancel_round,
+    dump,
+    game_page,
+    game_url,
+    new_device,
+    play_rounds,
+    start_game,
+)
+from .html import button, form_of, hidden_value, parse, round_lines, status_text, totals
+
+NAMES = ["Alice", "Bob", "Carla"]
+
+
+def restore(client, public_id: str, number: int | str, *, htmx: bool = False):
+    return client.post(
+        f"{game_url(public_id)}/manches/retablir",
+        data={"number": str(number)},
+        headers=HTMX if htmx else {},
+    )
+
+
+def test_a_cancelled_round_is_offered_back_and_restored_as_it_was(client):
+    public_id = start_game(client, NAMES)
+    play_rounds(client, public_id, [5, 6, 7], [10, 3, 2])
+    assert cancel_round(client, public_id, 2).status_code == 303
+
+    page = game_page(client, public_id)
+    assert round_lines(page) == [[5, 6, 7]]
+    form = form_of(page, "Rétablir la manche 2")
+    assert form is not None and hidden_value(form, "number") == "2"
+
+    response = restore(client, public_id, 2)
+
+    assert response.status_code == 303
+    page = game_page(client, public_id)
+    assert round_lines(page) == [[5, 6, 7], [10, 3, 2]]
+    assert totals(page) == {"Alice": 15, "Bob": 9, "Carla": 9}
+    assert button(page, "Rétablir la manche 2") is None
+
+
+def test_restoring_twice_puts_the_round_back_once(client, app):
+    public_id = start_game(client, NAMES)
+    play_rounds(client, public_id, [5, 6, 7])
+    cancel_round(client, public_id, 1)
+    restore(client, public_id, 1)
+    after_first = dump(app)
+
+    again = restore(client, public_id, 1, htmx=True)
+
+    assert again.status_code == 200
+    assert "déjà rétablie" in parse(again.data).text
+    assert dump(app) == after_first
+    assert round_lines(game_page(client, public_id)) == [[5, 6, 7]]
+
+
+def test_rounds_cancelled_one_after_the_other_come_back_in_order(client):
+    public_id = start_game(client, NAMES)
+    play_rounds(client, public_id, [1, 2, 3], [4, 5, 6], [7, 8, 9])
+    cancel_round(client, public_id, 3)
+    cancel_round(client, public_id, 2)
+
+    assert button(game_page(client, public_id), "Rétablir la manche 2") is not None
+    restore(client, public_id, 2)
+    assert button(game_page(client, public_id), "Rétablir la manche 3") is not None
+    restore(client, public_id, 3)
+
+    assert round_lines(game_page(client, public_id)) == [[1, 2, 3], [4, 5, 6], [7, 8, 9]]
+
+
+def test_a_round_recorded_after_a_cancel_drops_the_cancelled_one(client, app):
+    public_id = start_game(client, NAMES)
+    play_rounds(client, public_id, [5, 6, 7])
+    cancel_round(client, public_id, 1)
+    play_rounds(client, public_id, [1, 1, 1])
+    before = dump(app)
+
+    response = restore(client, public_id, 2)
+
+    assert response.status_code == 303
+    assert dump(app) == before
+    assert button(game_page(client, public_id), "Rétablir la manche 2") is None
+
+
+def test_restoring_the_round_that_ended_a_game_ends_it_again(client):
+    public_id = start_game(client, NAMES)
+    play_rounds(client, public_id, [60, 1, 1], [10, 1, 1])
+    cancel_round(client, public_id, 2)
+    assert form_of(game_page(client, public_id), "Valider la manche") is not None
+
+    restore(client, public_id, 2)
+
+    page = game_page(client, public_id)
+    assert form_of(page, "Valider la manche") is None
+    assert "Victoire partagée" in status_text(page)
+
+
+def test_another_device_cannot_restore_a_round(client, app):
+    public_id = start_game(client, NAMES)
+    play_rounds(client, public_id, [5, 6, 7])
+    cancel_round(client, public_id, 1)
+    before = dump(app)
+
+    response = restore(new_device(app), public_id, 1)
+
+    assert response.status_code == 404
+    assert dump(app) == before
+
+
+def test_deleting_asks_first_on_a_page_of_its_own(client, app):
+    public_id = start_game(client, NAMES)
+    play_rounds(client, public_id, [5, 6, 7])
+    link = next(
+        a for a in game_page(client, public_id).find_all("a") if a.text == "Supprimer la partie"
+    )
+    before = dump(app)
+
+    confirm = client.get(link.get("href"))
+
+    assert confirm.status_code == 200
+    assert dump(app) == before  # asking deletes nothing
+    form = form_of(parse(confirm.data), "Supprimer définitivement")
+    assert form.get("method") == "post" and form.get("action") == f"{game_url(public_id)}/supprimer"
+
+
+def test_a_deleted_game_is_gone_from_its_address_history_and_statistics(client, app):
+    kept = start_game(client, ["Dan", "Eve"])
+    play_rounds(client, kept, [70, 1])
+    public_id = start_game(client, NAMES)
+    play_rounds(client, public_id, [70, 1, 2])
+
+    response = client.post(f"{game_url(public_id)}/supprimer")
+
+    assert response.status_code == 303 and response.headers["Location"] == "/historique"
+    assert client.get(game_url(public_id)).status_code == 404
+    history = client.get("/historique").get_data(as_text=True)
+    assert game_url(kept) in history and game_url(public_id) not in history
+    statistics = parse(client.get("/statistiques").data).text
+    assert "Dan" in statistics and "Alice" not in statistics
+    assert len(dump(app)["game"]) == 1 and len(dump(app)["round"]) == 1
+
+
+def test_deleting_twice_finds_nothing_the_second_time(client, app):
+    public_id = start_game(client, NAMES)
+    client.post(f"{game_url(public_id)}/supprimer")
+    after = dump(app)
+
+    again = client.post(f"{game_url(public_id)}/supprimer")
+
+    assert again.status_code == 404
+    assert dump(app) == after
+
+
+def test_another_device_cannot_delete_a_game(client, app):
+    public_id = start_game(client, NAMES)
+    before = dump(app)
+
+    other = new_device(app)
+    assert other.get(f"{game_url(public_id)}/supprimer").status_code == 404
+    assert other.post(f"{game_url(public_id)}/supprimer").status_code == 404
+
+    assert dump(app) == before
+    assert client.get(game_url(public_id)).status_code == 200

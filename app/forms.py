@@ -88,7 +88,10 @@ class NewGameForm(Form):
     def _number_under_another_rule(self) -> dict[str, Message]:
         """Ask which rule was meant when a limit or a round count was typed under another
         option (without JavaScript nothing checks the option for the person)."""
-        typed = {"limit": ("other_limit", self.limit.data), "round_count": ("rounds", self.round_count.data)}
+        typed = {
+            "limit": ("other_limit", self.limit.data),
+            "round_count": ("rounds", self.round_count.data),
+        }
         for field, (option, text) in typed.items():
             if (text or "").strip() and (self.end.data or "above") != option:
                 return {

@@ -172,7 +172,11 @@ def _recorded(found: games.SavedGame) -> str | None:
     if sheet.is_over:
         return None
     standing = ", ".join(f"{line.name} {line.total}" for line in sheet.standings)
-    return _("Manche %(number)s enregistrée. Totaux : %(totals)s.", number=len(sheet.rounds), totals=standing)
+    return _(
+        "Manche %(number)s enregistrée. Totaux : %(totals)s.",
+        number=len(sheet.rounds),
+        totals=standing,
+    )
 
 
 @bp.post("/parties/<public_id>/manches/annuler")
@@ -187,7 +191,10 @@ def cancel_round(public_id: str) -> ResponseReturnValue:
         flash(translate(stale.message), "info")
         return _answer_write(stale.game)
     db.session.commit()
-    flash(_("Manche %(number)s annulée ; « Rétablir la manche %(number)s » la remet.", number=number), "info")
+    flash(
+        _("Manche %(number)s annulée ; « Rétablir la manche %(number)s » la remet.", number=number),
+        "info",
+    )
     return _answer_write(found)
 
 

@@ -64,7 +64,10 @@ class Line:
     @property
     def path(self) -> str:
         return " ".join(
-            f"{'M' if i == 0 else 'L'}{x:.1f},{y:.1f}" for i, (x, y) in enumerate(self.points)
+            # Whole user units: the chart is drawn about 1 px per unit, so half a unit is
+            # invisible, and 10 lines of 20 rounds weigh 0.4 KB less (compressed).
+            f"{'M' if i == 0 else 'L'}{x:.0f},{y:.0f}"
+            for i, (x, y) in enumerate(self.points)
         )
 
 

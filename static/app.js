@@ -43,14 +43,6 @@ document.addEventListener("input", (event) => {
   fetch("/healthz", { method: "HEAD", cache: "no-store" }).catch(() => {});
 });
 
-// While a round is on its way, its form says so (htmx disables the button: data-hx-disable).
-document.addEventListener("htmx:before:request", (event) => {
-  if (event.target instanceof HTMLFormElement) event.target.setAttribute("aria-busy", "true");
-});
-document.addEventListener("htmx:finally:request", (event) => {
-  if (event.target instanceof HTMLFormElement) event.target.removeAttribute("aria-busy");
-});
-
 // A limit or a round count typed on the new-game form selects its option: the form does what
 // it shows (without JavaScript, the server asks which rule was meant).
 document.addEventListener("input", (event) => {

@@ -170,8 +170,8 @@ def test_the_path_visits_every_point_in_order():
         commands = re.findall(r"([ML])(-?[\d.]+),(-?[\d.]+)", line.path)
         assert [c for c, _, _ in commands] == ["M"] + ["L"] * (len(line.points) - 1)
         for (_, x, y), (px, py) in zip(commands, line.points, strict=True):
-            assert float(x) == pytest.approx(px, abs=0.06)
-            assert float(y) == pytest.approx(py, abs=0.06)
+            assert float(x) == pytest.approx(px, abs=0.5)  # whole units, about a pixel
+            assert float(y) == pytest.approx(py, abs=0.5)
 
 
 def test_at_most_about_ten_round_labels_on_a_long_game():

@@ -59,7 +59,7 @@ class Line:
     @property
     def label(self) -> str:
         name = self.name if len(self.name) <= LABEL_CHARS else self.name[: LABEL_CHARS - 1] + "…"
-        return f"{name} {self.total}"
+        return f"\u2068{name}\u2069 {self.total}"  # the name isolated: it may be right-to-left
 
     @property
     def path(self) -> str:

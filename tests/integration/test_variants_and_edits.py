@@ -920,7 +920,7 @@ def test_each_line_ends_with_the_players_name_and_total(client):
     page = game_page(client, public_id)
 
     labels = [text.text for text in page.find("figure").find_all("text")]
-    assert "Alice 5" in labels and "Bob 20" in labels
+    assert "\u2068Alice\u2069 5" in labels and "\u2068Bob\u2069 20" in labels
 
 
 def dashed_lines(svg: Element) -> list[Element]:

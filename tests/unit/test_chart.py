@@ -257,5 +257,5 @@ def test_an_end_label_names_the_player_and_the_total_at_the_line_end():
     chart = score_chart(sheet(["Alice", "Maximilien-Alexandre"], [40, 2]))
 
     alice, other = chart.lines
-    assert alice.label == "Alice 40" and other.label == "Maximili… 2"
+    assert alice.label == "\u2068Alice\u2069 40" and other.label == "\u2068Maximili…\u2069 2"
     assert alice.label_y == pytest.approx(alice.points[-1][1] + 3.5)

@@ -187,7 +187,10 @@ class GamePage(Screen):
 
     def gauge_of(self, name: str) -> Locator:
         """The gauge towards the limit, named with the player's name."""
-        return self.scoreboard.get_by_role("meter", name=starts_with(name))
+        # The name is isolated (U+2068 … U+2069) in the accessible name: it may be right-to-left.
+        return self.scoreboard.get_by_role(
+            "meter", name=re.compile(rf"^\u2068?{re.escape(name)}(?!\w)")
+        )
 
     @property
     def restore(self) -> Locator:

@@ -9,6 +9,8 @@ rate limiter's own storage (so every worker counts in one place).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 from flask import current_app, request
 from flask_babel import ngettext
@@ -18,18 +20,32 @@ from app.errors import wait_in_words
 from app.extensions import limiter
 from app.transfer import ImportRefused
 
+F = TypeVar("F", bound=Callable[..., Any])
+
 
 def address() -> str:
     """Return the rate-limit key of the address a request came from."""
     return f"address:{request.remote_addr}"
 
 
-def address_write_limit() -> str:
-    return str(current_app.config["RATELIMIT_WRITES_PER_ADDRESS"])
+def _limit(name: str) -> Callable[[], str]:
+    return lambda: str(current_app.config[name])
 
 
-def address_creation_limit() -> str:
-    return str(current_app.config["RATELIMIT_GAME_CREATION_PER_ADDRESS"])
+def writes(view: F) -> F:
+    """Count a write (a round, a cancel, an edit, a share…) against the device's allowance and
+    its address's."""
+    per_address = limiter.limit(_limit("RATELIMIT_WRITES_PER_ADDRESS"), key_func=address)
+    return cast(F, limiter.limit(_limit("RATELIMIT_WRITES"))(per_address(view)))
+
+
+def game_creations(view: F) -> F:
+    """Count a new game (or a rematch) against the device's allowance and its address's."""
+    per_address = limiter.limit(
+        _limit("RATELIMIT_GAME_CREATION_PER_ADDRESS"), key_func=address, methods=["POST"]
+    )
+    per_device = limiter.limit(_limit("RATELIMIT_GAME_CREATION"), methods=["POST"])
+    return cast(F, per_device(per_address(view)))
 
 
 def count_imported_games(count: int, device_hash: str, address: str) -> None:

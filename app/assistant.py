@@ -22,15 +22,11 @@ from flask_babel import ngettext
 from app import allowance, games, rules, table
 from app.assistant_forms import cards_typed, pile_typed, step_number, typed_fields
 from app.device import current_device_hash
-from app.extensions import db, limiter
+from app.extensions import db
 from app.htmx import is_htmx, vary_on_htmx
 from app.i18n import translate
 
 bp = Blueprint("assistant", __name__)
-
-
-def _write_limit() -> str:
-    return current_app.config["RATELIMIT_WRITES"]
 
 
 @bp.get("/regles")
@@ -84,8 +80,7 @@ def assistant(public_id: str) -> Response:
 
 
 @bp.post("/parties/<public_id>/assistant/rangees")
-@limiter.limit(_write_limit)
-@limiter.limit(allowance.address_write_limit, key_func=allowance.address)
+@allowance.writes
 def lay_rows(public_id: str) -> ResponseReturnValue:
     """Lay the four cards that start the rows."""
     typed = typed_fields(request.form, "row", rules.ROWS)
@@ -96,8 +91,7 @@ def lay_rows(public_id: str) -> ResponseReturnValue:
 
 
 @bp.post("/parties/<public_id>/assistant/rangees/reprendre")
-@limiter.limit(_write_limit)
-@limiter.limit(allowance.address_write_limit, key_func=allowance.address)
+@allowance.writes
 def clear_rows(public_id: str) -> ResponseReturnValue:
     """Pick the rows up again before any turn, to lay them anew."""
     number = step_number(request.form.get("number"))
@@ -105,8 +99,7 @@ def clear_rows(public_id: str) -> ResponseReturnValue:
 
 
 @bp.post("/parties/<public_id>/assistant/tours")
-@limiter.limit(_write_limit)
-@limiter.limit(allowance.address_write_limit, key_func=allowance.address)
+@allowance.writes
 def place_cards(public_id: str) -> ResponseReturnValue:
     """Place the cards the players revealed, or stop at the card whose player must choose."""
     typed = typed_fields(request.form, "card", rules.MAX_PLAYERS)
@@ -117,8 +110,7 @@ def place_cards(public_id: str) -> ResponseReturnValue:
 
 
 @bp.post("/parties/<public_id>/assistant/choix")
-@limiter.limit(_write_limit)
-@limiter.limit(allowance.address_write_limit, key_func=allowance.address)
+@allowance.writes
 def choose_row(public_id: str) -> ResponseReturnValue:
     """Let the player of the too-low card take the row they chose."""
     turn, row = step_number(request.form.get("turn")), step_number(request.form.get("row"))
@@ -126,8 +118,7 @@ def choose_row(public_id: str) -> ResponseReturnValue:
 
 
 @bp.post("/parties/<public_id>/assistant/annuler")
-@limiter.limit(_write_limit)
-@limiter.limit(allowance.address_write_limit, key_func=allowance.address)
+@allowance.writes
 def take_back_turn(public_id: str) -> ResponseReturnValue:
     """Take back the last turn (with its row choice), once per tap."""
     turn = step_number(request.form.get("turn"))

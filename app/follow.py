@@ -28,7 +28,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
-from app import games, live, sharing
+from app import allowance, games, live, sharing
 from app.device import current_device_hash
 from app.errors import render_error
 from app.extensions import db, limiter
@@ -42,10 +42,6 @@ POLL_SECONDS = 2.0  # browsers without EventSource only
 HEARTBEAT_SECONDS = 20.0  # on average; well inside proxies' read timeouts (nginx.conf: 1 h)
 # Streams one process holds at most: fewer than its threads (gunicorn.conf.py, 32 by default).
 MAX_STREAMS = 24
-
-
-def _write_limit() -> str:
-    return current_app.config["RATELIMIT_WRITES"]
 
 
 def _follow_limit() -> str:
@@ -67,7 +63,7 @@ def share_page(public_id: str) -> str:
 
 
 @bp.post("/parties/<public_id>/partage")
-@limiter.limit(_write_limit)
+@allowance.writes
 def share(public_id: str) -> ResponseReturnValue:
     """Give the game a follow address (or keep the one it has) and show it."""
     sharing.share_game(public_id, current_device_hash())
@@ -76,7 +72,7 @@ def share(public_id: str) -> ResponseReturnValue:
 
 
 @bp.post("/parties/<public_id>/partage/arreter")
-@limiter.limit(_write_limit)
+@allowance.writes
 def stop_sharing(public_id: str) -> ResponseReturnValue:
     """Revoke the follow address: whoever has it sees nothing more."""
     sharing.stop_sharing(public_id, current_device_hash())

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import cast
+from typing import Any, cast
 
 from sqlalchemy import Table, insert, select
 from sqlalchemy.exc import IntegrityError
@@ -87,8 +87,9 @@ class RoundRefused(Refused):
             self.round_errors = [error.message]
 
 
-def _with_sheets():  # type: ignore[no-untyped-def]
-    # Three queries whatever the number of games: the games, their players, their rounds.
+def with_sheets() -> tuple[Any, ...]:
+    """Return the loader options that bring a game's players and rounds: three queries whatever
+    the number of games (the games, their players, their rounds)."""
     return (selectinload(Game.players), selectinload(Game.rounds))
 
 
@@ -100,13 +101,15 @@ def _begin_write() -> None:
         db.session.connection(execution_options={"sqlite_begin": "IMMEDIATE"})
 
 
-def _load(public_id: str, device_hash: str | None, *, for_update: bool = False) -> Game:
+def load_game(public_id: str, device_hash: str | None, *, for_update: bool = False) -> Game:
+    """Return the device's game with its players and rounds, locked for a write if asked (for
+    services only: pages get a SavedGame), or raise GameNotFound."""
     if device_hash is None or not PUBLIC_ID.fullmatch(public_id):
         raise GameNotFound(public_id)
     query = (
         select(Game)
         .where(Game.public_id == public_id, Game.device_hash == device_hash)
-        .options(*_with_sheets())
+        .options(*with_sheets())
     )
     if for_update:
         _begin_write()
@@ -126,7 +129,7 @@ def _refuse(refusal: Refused) -> Refused:
 
 def find_game(public_id: str, device_hash: str | None) -> SavedGame:
     """Return the device's game, or raise GameNotFound."""
-    return SavedGame.of(_load(public_id, device_hash))
+    return SavedGame.of(load_game(public_id, device_hash))
 
 
 def start_game(
@@ -171,7 +174,7 @@ def _created_with(device_hash: str, creation_key: str | None) -> Game | None:
     return db.session.scalars(
         select(Game)
         .where(Game.device_hash == device_hash, Game.creation_key == creation_key)
-        .options(*_with_sheets())
+        .options(*with_sheets())
     ).first()
 
 
@@ -183,7 +186,7 @@ def record_round(
     Raise StaleRound if that round is not the next one (already recorded: a repeat),
     RoundRefused if the heads cannot be a round or the game is over, GameNotFound.
     """
-    game = _load(public_id, device_hash, for_update=True)
+    game = load_game(public_id, device_hash, for_update=True)
     before = SavedGame.of(game)
     sheet = before.scoresheet
     if number is None:
@@ -233,7 +236,7 @@ def cancel_round(public_id: str, device_hash: str | None, number: int | None) ->
     Raise StaleRound when it is not the last round: already cancelled (a repeat), or rounds
     recorded elsewhere since, or a form that names no round.
     """
-    game = _load(public_id, device_hash, for_update=True)
+    game = load_game(public_id, device_hash, for_update=True)
     last = len(game.rounds)
     message: rules.Message | None = None
     if number is None or number < 1:
@@ -265,7 +268,7 @@ def restore_round(public_id: str, device_hash: str | None, number: int | None) -
     Raise StaleRound when it is not the round waiting to be restored (already restored: a
     repeat; or a round recorded since), RoundRefused if it no longer fits (the game ended).
     """
-    game = _load(public_id, device_hash, for_update=True)
+    game = load_game(public_id, device_hash, for_update=True)
     before = SavedGame.of(game)
     if number is None or number != before.restorable:
         raise _refuse(StaleRound(before, N_("Cette manche était déjà rétablie.")))
@@ -287,7 +290,7 @@ def restore_round(public_id: str, device_hash: str | None, number: int | None) -
 def delete_game(public_id: str, device_hash: str | None) -> None:
     """Delete the device's game with its players and rounds, or raise GameNotFound (a repeat
     finds nothing: the game is gone)."""
-    game = _load(public_id, device_hash, for_update=True)
+    game = load_game(public_id, device_hash, for_update=True)
     db.session.delete(game)
     db.session.flush()
 
@@ -306,7 +309,7 @@ def edit_round(
     form was shown, RoundRefused if the heads cannot be, or would have ended the game before
     its last round.
     """
-    game = _load(public_id, device_hash, for_update=True)
+    game = load_game(public_id, device_hash, for_update=True)
     before = SavedGame.of(game)
     sheet = before.scoresheet
     if not 1 <= number <= len(sheet.rounds):
@@ -331,7 +334,7 @@ def _changed(game: Game) -> SavedGame:
 
 def rematch(public_id: str, device_hash: str | None) -> SavedGame:
     """Start a new game with the same players, in the same seats, under the same rules."""
-    old = _load(public_id, device_hash, for_update=True)
+    old = load_game(public_id, device_hash, for_update=True)
     key = f"revanche:{old.public_id}"  # a second tap on « Rejouer » finds the same new game
     sheet = old.scoresheet
     return start_game(old.device_hash, sheet.players, sheet.rules, key)
@@ -346,7 +349,7 @@ def game_in_progress(device_hash: str | None) -> SavedGame | None:
         .where(Game.device_hash == device_hash)
         .order_by(Game.created_at.desc(), Game.id.desc())
         .limit(IN_PROGRESS_LOOKBACK)
-        .options(*_with_sheets())
+        .options(*with_sheets())
     )
     return next((SavedGame.of(game) for game in recent if not game.scoresheet.is_over), None)
 
@@ -370,7 +373,7 @@ def history(device_hash: str | None, page: int, per_page: int) -> HistoryPage:
         .order_by(Game.created_at.desc(), Game.id.desc())
         .offset((page - 1) * per_page)
         .limit(per_page + 1)
-        .options(*_with_sheets())
+        .options(*with_sheets())
     ).all()
     return HistoryPage(
         [SavedGame.of(game) for game in found[:per_page]], page, len(found) > per_page
@@ -380,7 +383,7 @@ def history(device_hash: str | None, page: int, per_page: int) -> HistoryPage:
 def exported_game(public_id: str, device_hash: str | None) -> Game:
     """Return the device's game with what an export holds (its origin too), or raise
     GameNotFound."""
-    return _load(public_id, device_hash)
+    return load_game(public_id, device_hash)
 
 
 def all_games(device_hash: str | None) -> list[Game]:
@@ -389,7 +392,7 @@ def all_games(device_hash: str | None) -> list[Game]:
         return []
     query = select(Game).where(Game.device_hash == device_hash)
     return list(
-        db.session.scalars(query.order_by(Game.created_at, Game.id).options(*_with_sheets()))
+        db.session.scalars(query.order_by(Game.created_at, Game.id).options(*with_sheets()))
     )
 
 

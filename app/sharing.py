@@ -16,7 +16,7 @@ from app.models import Game, new_public_id
 
 def follow_token(public_id: str, device_hash: str | None) -> str | None:
     """Return the device's game's follow token while it is shared, else None (GameNotFound)."""
-    return games._load(public_id, device_hash).follow_token
+    return games.load_game(public_id, device_hash).follow_token
 
 
 def share_game(public_id: str, device_hash: str | None) -> str:
@@ -25,7 +25,7 @@ def share_game(public_id: str, device_hash: str | None) -> str:
     Sharing twice (a double tap) keeps the address the others already opened. The game's
     version does not change: the scores did not, and an edit form opened before stays valid.
     """
-    game = games._load(public_id, device_hash, for_update=True)
+    game = games.load_game(public_id, device_hash, for_update=True)
     if game.follow_token is None:
         game.follow_token = new_public_id()
         db.session.flush()
@@ -34,7 +34,7 @@ def share_game(public_id: str, device_hash: str | None) -> str:
 
 def stop_sharing(public_id: str, device_hash: str | None) -> None:
     """Revoke the device's game's follow address: it answers 404 from now on."""
-    game = games._load(public_id, device_hash, for_update=True)
+    game = games.load_game(public_id, device_hash, for_update=True)
     game.follow_token = None
     db.session.flush()
 
@@ -47,7 +47,7 @@ def followed_game(token: str) -> games.SavedGame:
     """Return the game shared under this token, or raise GameNotFound."""
     game = (
         db.session.scalars(
-            select(Game).where(Game.follow_token == token).options(*games._with_sheets())
+            select(Game).where(Game.follow_token == token).options(*games.with_sheets())
         ).one_or_none()
         if _valid(token)
         else None

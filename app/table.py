@@ -17,8 +17,10 @@ from sqlalchemy import select
 
 from app import rules
 from app.extensions import db
-from app.games import SavedGame
-from app.games import _load as load_game  # the one path from rows to a game, lock included
+from app.games import (
+    SavedGame,
+    load_game,  # the one path from rows to a game, lock included
+)
 from app.models import Game, TableRoundState, utcnow
 
 ROW_LABELS = tuple(rules.N_("Rangée %(number)s", number=row) for row in range(1, rules.ROWS + 1))

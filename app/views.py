@@ -52,14 +52,6 @@ def _add_converters(state: BlueprintSetupState) -> None:
     state.app.url_map.converters["round"] = RoundNumber
 
 
-def _write_limit() -> str:
-    return current_app.config["RATELIMIT_WRITES"]
-
-
-def _creation_limit() -> str:
-    return current_app.config["RATELIMIT_GAME_CREATION"]
-
-
 @bp.get("/")
 def home() -> str:
     """Show the way to a new game, the game in progress and past games."""
@@ -74,8 +66,7 @@ def new_game() -> str:
 
 
 @bp.post("/parties")
-@limiter.limit(_creation_limit, methods=["POST"])
-@limiter.limit(allowance.address_creation_limit, key_func=allowance.address, methods=["POST"])
+@allowance.game_creations
 def create_game() -> ResponseReturnValue:
     """Start a game with the names typed, or show the form again with what is wrong."""
     form = NewGameForm(request.form)
@@ -142,8 +133,7 @@ def game(public_id: str) -> Response:
 
 
 @bp.post("/parties/<public_id>/manches")
-@limiter.limit(_write_limit)
-@limiter.limit(allowance.address_write_limit, key_func=allowance.address)
+@allowance.writes
 def add_round(public_id: str) -> ResponseReturnValue:
     """Record the round typed, or show it again with what is wrong; a repeat records nothing."""
     form = RoundForm(request.form)
@@ -180,8 +170,7 @@ def _recorded(found: games.SavedGame) -> str | None:
 
 
 @bp.post("/parties/<public_id>/manches/annuler")
-@limiter.limit(_write_limit)
-@limiter.limit(allowance.address_write_limit, key_func=allowance.address)
+@allowance.writes
 def cancel_round(public_id: str) -> ResponseReturnValue:
     """Remove the last round (named in the form, so a repeat never removes two)."""
     number = CancelRoundForm(request.form).round_number()
@@ -199,8 +188,7 @@ def cancel_round(public_id: str) -> ResponseReturnValue:
 
 
 @bp.post("/parties/<public_id>/manches/retablir")
-@limiter.limit(_write_limit)
-@limiter.limit(allowance.address_write_limit, key_func=allowance.address)
+@allowance.writes
 def restore_round(public_id: str) -> ResponseReturnValue:
     """Put back the last cancelled round (named in the form, so a repeat puts back nothing)."""
     number = RestoreRoundForm(request.form).round_number()
@@ -225,8 +213,7 @@ def delete_game_form(public_id: str) -> str:
 
 
 @bp.post("/parties/<public_id>/supprimer")
-@limiter.limit(_write_limit)
-@limiter.limit(allowance.address_write_limit, key_func=allowance.address)
+@allowance.writes
 def delete_game(public_id: str) -> ResponseReturnValue:
     """Delete a game, its rounds and its place in history and statistics."""
     games.delete_game(public_id, current_device_hash())
@@ -246,8 +233,7 @@ def edit_round_form(public_id: str, number: int) -> ResponseReturnValue:
 
 
 @bp.post("/parties/<public_id>/manches/<round:number>")
-@limiter.limit(_write_limit)
-@limiter.limit(allowance.address_write_limit, key_func=allowance.address)
+@allowance.writes
 def edit_round(public_id: str, number: int) -> ResponseReturnValue:
     """Save a corrected round, unless the game changed since the form was opened."""
     form = EditRoundForm(request.form)
@@ -292,8 +278,7 @@ def _edit_form(
 
 
 @bp.post("/parties/<public_id>/revanche")
-@limiter.limit(_creation_limit)
-@limiter.limit(allowance.address_creation_limit, key_func=allowance.address)
+@allowance.game_creations
 def rematch(public_id: str) -> ResponseReturnValue:
     """Start a new game with the same players and rules."""
     new = games.rematch(public_id, current_device_hash())
@@ -347,8 +332,7 @@ def _download(body: str, mimetype: str, filename: str) -> Response:
 
 
 @bp.post("/historique/import")
-@limiter.limit(_write_limit)
-@limiter.limit(allowance.address_write_limit, key_func=allowance.address)
+@allowance.writes
 def import_games() -> ResponseReturnValue:
     """Add the games of an exported file; all of them or, if one is wrong, none."""
     upload = request.files.get("fichier")

@@ -7,7 +7,8 @@ repeat visit never asks for them again and a new version gets a new URL. The pla
 work, without the long cache, for pages rendered before a deploy. Pages themselves are
 compressed per response by Flask-Compress. A browser's first page holds the stylesheet itself,
 so that its first paint needs the page alone (docs/performance.md; the CSP allows exactly that
-text, by its hash); the next ones link it.
+text, by its hash); the next ones link it. A script that shows texts of its own is built once
+per language, its texts translated from the catalogs, and each page links its language's copy.
 """
 
 from __future__ import annotations
@@ -15,22 +16,33 @@ from __future__ import annotations
 import base64
 import gzip
 import hashlib
+import json
 import os
 import re
 import tempfile
+from collections.abc import Mapping
+from gettext import NullTranslations
 from pathlib import Path
 
 import brotli
+import rcssmin
+import rjsmin
+from babel.support import Translations
 from flask import Flask, Response, current_app, g, request, url_for
 from flask_compress import Compress
 from markupsafe import Markup
 from whitenoise import WhiteNoise
+
+from app.i18n import LANGUAGES, current_language
 
 HASH_LENGTH = 12  # hex digits of SHA-256: 48 bits, plenty to tell versions of one file apart
 IMMUTABLE = "public, max-age=31536000, immutable"
 PLAIN_MAX_AGE = 60  # seconds: an unhashed name may change content at the next deploy
 STYLESHEET = "app.css"
 STYLESHEET_COOKIE = "styles"  # the version of the stylesheet this browser has
+# Scripts that write texts on screen (offline notices): one copy per language, `pwa.en.js`…
+# Built at startup rather than sent with a catalog: the phone gets its language's texts only.
+LOCALIZED = ("pwa.js",)
 
 
 def hashed_name(name: str, content: bytes) -> str:
@@ -55,27 +67,63 @@ def _write_atomically(path: Path, content: bytes) -> None:
         raise
 
 
-_BLOCK_COMMENT = re.compile(rb"/\*.*?\*/", re.S)
-_CSS_SPACE = re.compile(rb"\s*([{};,])\s*")
-
-
 def sent_form(name: str, content: bytes) -> bytes:
-    """Return a file as it is sent: CSS and JavaScript without comments and indentation.
+    """Return a file as it is sent: CSS and JavaScript minified (rcssmin, rjsmin).
 
     The comments stay in the source, where they explain; a phone does not read them. On the
-    10-player game page the first visit is 1.3 KB lighter (compressed) for it. Only whole-line
-    `//` comments go from JavaScript, so that a `//` in a string is never touched, and our
-    files hold no template literal over several lines, whose indentation would matter.
+    10-player game page a first visit is 1.3 KB lighter (compressed) without comments and
+    indentation, and 0.3 KB more without the other spaces (rjsmin and rcssmin rather than the
+    line filter they replaced, on 2026-12-01: tests/performance/test_bytes.py).
     """
-    if name.endswith(".css"):  # our CSS has no string holding « /* », « { », « ; » or « , »
-        content = _CSS_SPACE.sub(rb"\1", _BLOCK_COMMENT.sub(b"", content))
-    elif name.endswith(".js") and not name.endswith(".min.js"):
-        content = b"\n".join(
-            line for line in content.splitlines() if not line.strip().startswith(b"//")
-        )
-    else:
-        return content
-    return b"\n".join(line.strip() for line in content.splitlines() if line.strip()) + b"\n"
+    if name.endswith(".css"):
+        return rcssmin.cssmin(content)
+    if name.endswith(".js") and not name.endswith(".min.js"):
+        return rjsmin.jsmin(content)
+    return content
+
+
+_JS_STRING = r'"(?:[^"\\\n]|\\.)*"'
+_JS_TEXT = re.compile(rf"\b_\(({_JS_STRING})\)")
+_JS_PLURAL_TEXTS = re.compile(rf"\bngettext\(({_JS_STRING}), ({_JS_STRING}),")
+_JS_PLURAL_RULE = re.compile(r"const isPlural = \(n\) => [^;\n]+;")
+
+
+def localized_name(name: str, language: str) -> str:
+    """Return the name of a language's copy of a script: `pwa.js` -> `pwa.en.js`."""
+    stem, _, extension = name.rpartition(".")
+    return f"{stem}.{language}.{extension}"
+
+
+def translated_script(content: bytes, translations: NullTranslations) -> bytes:
+    """Return a script with its texts in a language: `_("…")` becomes the translated string,
+    `ngettext("…", "…", n)` gets both forms, and `isPlural` the catalog's rule.
+
+    The script's `ngettext` knows two forms, the first and the plural one: the forms for 1 and 2
+    are taken, and `isPlural` is the catalog's rule (`Plural-Forms`, a C expression of n, valid
+    JavaScript as it is), non-zero for any form but the first. French, English and German fit.
+    """
+    text = content.decode()
+
+    def js(string: str) -> str:
+        return json.dumps(string, ensure_ascii=False)
+
+    def one(match: re.Match[str]) -> str:
+        return js(translations.gettext(json.loads(match[1])))
+
+    def plural(match: re.Match[str]) -> str:
+        singular, many = json.loads(match[1]), json.loads(match[2])
+        forms = (translations.ngettext(singular, many, n) for n in (1, 2))
+        return "ngettext({}, {},".format(*map(js, forms))
+
+    text = _JS_PLURAL_TEXTS.sub(plural, _JS_TEXT.sub(one, text))
+    rule = translations.info().get("plural-forms", "plural=(n > 1);")  # French, the source's
+    expression = rule.partition("plural=")[2].rstrip("; ")
+    return _JS_PLURAL_RULE.sub(f"const isPlural = (n) => ({expression});", text, count=1).encode()
+
+
+def catalogs(folder: Path) -> dict[str, NullTranslations]:
+    """Return each language's compiled catalog (French's texts are the msgids themselves)."""
+    return {language: Translations.load(str(folder), [language]) for language in LANGUAGES}
 
 
 def _compressed_twins(content: bytes) -> dict[str, bytes]:
@@ -87,8 +135,11 @@ def _compressed_twins(content: bytes) -> dict[str, bytes]:
     return {suffix: data for suffix, data in twins.items() if len(data) < len(content)}
 
 
-def build(source: Path, target: Path) -> dict[str, str]:
-    """Copy each file of `source` into `target` under its hashed name, with compressed twins.
+def build(
+    source: Path, target: Path, languages: Mapping[str, NullTranslations] | None = None
+) -> dict[str, str]:
+    """Copy each file of `source` into `target` under its hashed name, with compressed twins,
+    and a copy per language of each LOCALIZED script.
 
     Return the manifest: relative name -> hashed relative name. A file already built is left
     alone (its name says its content), so a restart costs one read and one hash per file.
@@ -100,27 +151,34 @@ def build(source: Path, target: Path) -> dict[str, str]:
         name = path.relative_to(source).as_posix()
         if name.startswith(".") or "/." in name:
             continue
-        content = sent_form(name, path.read_bytes())
-        hashed = hashed_name(name, content)
-        manifest[name] = hashed
-        built = target / hashed
-        if not built.exists():
-            # Twins first: WhiteNoise looks for them next to the file once the file is there.
-            for suffix, data in _compressed_twins(content).items():
-                _write_atomically(built.with_name(built.name + suffix), data)
-            _write_atomically(built, content)
+        content = path.read_bytes()
+        files = {name: content}
+        if name in LOCALIZED:
+            for language, translations in (languages or {}).items():
+                files[localized_name(name, language)] = translated_script(content, translations)
+        for file_name, file_content in files.items():
+            manifest[file_name] = _build_file(target, file_name, sent_form(name, file_content))
     return manifest
 
 
+def _build_file(target: Path, name: str, content: bytes) -> str:
+    hashed = hashed_name(name, content)
+    built = target / hashed
+    if not built.exists():
+        # Twins first: WhiteNoise looks for them next to the file once the file is there.
+        for suffix, data in _compressed_twins(content).items():
+            _write_atomically(built.with_name(built.name + suffix), data)
+        _write_atomically(built, content)
+    return hashed
+
+
 def asset_url(name: str) -> str:
-    """Return the URL of a static file under its content-hashed name (the plain one if unknown)."""
+    """Return the URL of a static file under its content-hashed name (the plain one if unknown);
+    for a LOCALIZED script, that of the request's language's copy."""
     manifest: dict[str, str] = current_app.extensions["assets"]
+    if name in LOCALIZED:
+        name = localized_name(name, current_language())
     return url_for("static", filename=manifest.get(name, name))
-
-
-def compact_css(css: str) -> str:
-    """Drop a stylesheet's comments and runs of white space (it has no strings that need them)."""
-    return re.sub(r"\s+", " ", re.sub(r"/\*.*?\*/", "", css, flags=re.S)).strip()
 
 
 def style_hash(css: str) -> str:
@@ -169,12 +227,12 @@ def init_app(app: Flask) -> None:
     """Build the hashed files, serve them with WhiteNoise and compress HTML responses."""
     source = Path(app.static_folder or "static")
     target = Path(app.instance_path) / "static-build"
-    manifest = build(source, target)
+    manifest = build(source, target, catalogs(Path(app.root_path) / "translations"))
     app.extensions["assets"] = manifest
     app.add_template_global(asset_url)
     # On a phone's network a linked stylesheet costs a first paint one more round trip (and
     # often a new connection), ≈ 150-300 ms; in every page it would cost 1.8 KB each time.
-    css = compact_css((source / STYLESHEET).read_text(encoding="utf-8"))
+    css = sent_form(STYLESHEET, (source / STYLESHEET).read_bytes()).decode()
     app.extensions["inline_css"] = css
     app.extensions["style_hashes"] = (style_hash(css),)
     app.add_template_global(stylesheet)
@@ -191,7 +249,10 @@ def init_app(app: Flask) -> None:
     # Only this version's hashed files: older ones may still sit in the build folder.
     for name, hashed in manifest.items():
         static.add_file_to_dictionary(prefix + hashed, str(target / hashed))
-        static.add_file_to_dictionary(prefix + name, str(source / name))
+        plain = source / name  # a language's copy of a script has no source of its own
+        static.add_file_to_dictionary(
+            prefix + name, str(plain if plain.is_file() else target / hashed)
+        )
     app.wsgi_app = static  # type: ignore[method-assign]
 
     app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])

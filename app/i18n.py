@@ -106,7 +106,7 @@ def choose_language(code: str):
 
 def say_language(response: Response) -> Response:
     """Say which language a page is in, and that it depends on the browser and the cookies."""
-    if response.mimetype in ("text/html", "text/csv"):
+    if response.mimetype in ("text/html", "text/csv", "application/manifest+json"):
         response.headers["Content-Language"] = current_language()
         response.vary.update(("Accept-Language", "Cookie"))
     return response

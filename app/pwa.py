@@ -12,14 +12,14 @@ import hashlib
 import json
 
 from flask import Blueprint, current_app, render_template, request, url_for
+from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from app.assets import asset_url
+from app.assets import LOCALIZED, asset_url
+from app.i18n import current_language
 
 bp = Blueprint("pwa", __name__)
 
-NAME = "Compteur « 6 qui prend ! »"
-SHORT_NAME = "6 qui prend"
 THEME_COLOR = "#7a1f1f"  # the header's red, as in base.html's theme-color
 BACKGROUND_COLOR = "#fbf8f3"  # the page's paper, shown while the app starts
 # Drawn by scripts/icons.py; fetched when the app is installed, not on a visit: not precached.
@@ -39,13 +39,13 @@ def _revalidated(body: str, mimetype: str) -> Response:
 
 @bp.get("/manifest.webmanifest")
 def manifest() -> Response:
-    """Describe the app a phone puts on its home screen."""
+    """Describe the app a phone puts on its home screen, in the person's language."""
     home = url_for("counter.home")
     body = {
         "id": home,
-        "name": NAME,
-        "short_name": SHORT_NAME,
-        "lang": "fr",
+        "name": gettext("Compteur « 6 qui prend ! »"),
+        "short_name": gettext("6 qui prend"),
+        "lang": current_language(),
         "start_url": home,
         "scope": home,
         "display": "standalone",
@@ -64,7 +64,13 @@ def service_worker() -> Response:
     """Serve the service worker of this version, with the static files it keeps."""
     built: dict[str, str] = current_app.extensions["assets"]
     installed_only = {name for name, _, _ in ICONS} | {"apple-touch-icon.png"}
-    precache = sorted(asset_url(name) for name in built if name not in installed_only)
+    # Every language's copy of a LOCALIZED script (all are there after a switch of language,
+    # offline too), not its French source.
+    precache = sorted(
+        url_for("static", filename=hashed)
+        for name, hashed in built.items()
+        if name not in installed_only and name not in LOCALIZED
+    )
     # A new static file, a new worker, or a new list of files: a new version, so new caches.
     version = hashlib.sha256(" ".join(precache).encode()).hexdigest()[:12]
     body = render_template("sw.js", version=version, precache=precache)

@@ -4,6 +4,15 @@
 "use strict";
 
 (() => {
+  // The texts are French here. app/assets.py writes one copy of this file per language, each
+  // `_("…")` and `ngettext("…", "…", n)` translated from the catalogs and `isPlural` that
+  // language's rule (non-zero for a plural form): no catalog travels to the phone. Values go in
+  // by name, through `fill`.
+  const _ = (text) => text;
+  const isPlural = (n) => n > 1;
+  const ngettext = (one, other, n) => (isPlural(n) ? other : one);
+  const fill = (text, values) => text.replace(/%\((\w+)\)s/g, (match, key) => values[key]);
+  const list = (items) => new Intl.ListFormat(document.documentElement.lang).format(items);
   const QUEUE = "sqp-en-attente"; // forms waiting for the network, all games, oldest first
   const SCREEN = "sqp-ecran-allume"; // "0" once « Garder l’écran allumé » is unticked
   const page = location.pathname;
@@ -41,13 +50,12 @@
   const roundForm = () => document.getElementById("round-form");
   // The round's fields sit on the scoreboard, tied to the form by form="round-form".
   const headsOf = (form) => [...form.elements].filter((field) => field.matches("[data-heads]"));
-  const cap = (text) => text[0].toUpperCase() + text.slice(1);
   const queueable = (form) => form instanceof HTMLFormElement && form.matches("#game form[data-hx-post]");
 
   // Before #game (outside htmx's swaps), or atop other pages; hidden while empty, so that a
   // page's own status (result, messages) stays its one visible status.
   const game = document.getElementById("game");
-  const unsent = "Pas de réseau : rien n’a été envoyé, ce qui est saisi reste là. Réessayez à son retour.";
+  const unsent = _("Pas de réseau : rien n’a été envoyé, ce qui est saisi reste là. Réessayez à son retour.");
   const bar = document.createElement("div");
   bar.className = "network";
   bar.innerHTML = '<p role="status" class="notice" hidden></p><p role="status" class="notice" hidden></p><ul class="hint"></ul>';
@@ -63,15 +71,20 @@
   function waitingMessage() {
     const items = here();
     if (!items.length) return "";
-    const what = items.map((item) => item.what).join(" et ");
-    return `Pas de réseau : ${what} ${items.length > 1 ? "seront envoyées" : "sera envoyée"} dès son retour.`;
+    const what = list(items.map((item) => item.what));
+    return fill(
+      ngettext("Pas de réseau : %(what)s sera envoyée dès son retour.", "Pas de réseau : %(what)s seront envoyées dès son retour.", items.length),
+      { what },
+    );
   }
 
   function showPending() {
     pending.replaceChildren(
       ...here().map((item) => {
         const line = document.createElement("li");
-        line.textContent = `En attente : ${item.what}${item.summary ? ` (${item.summary})` : ""}`;
+        line.textContent = item.summary
+          ? fill(_("En attente : %(what)s (%(heads)s)"), { what: item.what, heads: item.summary })
+          : fill(_("En attente : %(what)s"), { what: item.what });
         return line;
       }),
     );
@@ -81,10 +94,10 @@
     const copy = root.hasAttribute("data-offline-copy");
     banner.hidden = !copy && navigator.onLine;
     banner.textContent = copy
-      ? "Hors ligne : voici cette page telle qu’à votre dernière visite sur ce téléphone."
+      ? _("Hors ligne : voici cette page telle qu’à votre dernière visite sur ce téléphone.")
       : game
-        ? "Hors ligne : les manches saisies seront envoyées plus tard."
-        : "Hors ligne.";
+        ? _("Hors ligne : les manches saisies seront envoyées plus tard.")
+        : _("Hors ligne.");
   }
 
   // Keep a form's submission, a round before later rounds; false if storage refused it.
@@ -99,10 +112,10 @@
       round,
       fields: [...new FormData(form)].filter(([, value]) => typeof value === "string"),
       what: round
-        ? `la manche ${number}`
+        ? fill(_("la manche %(number)s"), { number })
         : /\/annuler$/.test(form.action)
-          ? `l’annulation de la manche ${number}`
-          : `la demande « ${form.querySelector("button")?.textContent.trim()} »`,
+          ? fill(_("l’annulation de la manche %(number)s"), { number })
+          : fill(_("la demande « %(button)s »"), { button: form.querySelector("button")?.textContent.trim() }),
       summary: heads.map((field) => `${field.labels[0]?.textContent} ${field.value || 0}`).join(", "),
     };
     const items = read();
@@ -143,7 +156,7 @@
         const open = roundForm()?.elements.number.value;
         if (item.round && item.page === page && open && +item.number > +open) {
           // An earlier round was refused: it goes first, once corrected.
-          say(`${cap(item.what)} attend que la manche ${open} soit enregistrée.`);
+          say(fill(_("La manche %(number)s attend que la manche %(open)s soit enregistrée."), { number: item.number, open }));
           return;
         }
         let response = null;
@@ -169,11 +182,14 @@
         say(
           [409, 422].includes(response.status) // the refusal (or the change: 409) is on screen, values kept
             ? ""
-            : `Échec de l’envoi de ${item.what} (erreur ${response.status}) : saisissez-la de nouveau.`,
+            : fill(_("Échec de l’envoi de %(what)s (erreur %(status)s) : saisissez-la de nouveau."), {
+                what: item.what,
+                status: response.status,
+              }),
         );
       }
       retry = 0;
-      if (sent && !refused) say("Réseau revenu : tout ce qui attendait a été envoyé.");
+      if (sent && !refused) say(_("Réseau revenu : tout ce qui attendait a été envoyé."));
       if (root.hasAttribute("data-offline-copy")) await refresh();
     } finally {
       sending = false;
@@ -235,7 +251,7 @@
       const last = rounds.at(-1);
       write(read().filter((old) => !same(old, last)));
       if (roundForm()) setRound(roundForm(), last.number, last.fields);
-      say(`${cap(last.what)} n’est plus en attente : elle n’avait pas été envoyée.`);
+      say(fill(_("La manche %(number)s n’est plus en attente : elle n’avait pas été envoyée."), { number: last.number }));
       showPending();
       return;
     }
@@ -308,15 +324,15 @@
     if (!("wakeLock" in navigator)) {
       line.className = "hint";
       line.textContent = window.isSecureContext
-        ? "Ce navigateur ne sait pas garder l’écran allumé."
-        : "Pour garder l’écran allumé, ouvrez le compteur par une adresse https://.";
+        ? _("Ce navigateur ne sait pas garder l’écran allumé.")
+        : _("Pour garder l’écran allumé, ouvrez le compteur par une adresse https://.");
       return;
     }
     const label = document.createElement("label");
     const box = document.createElement("input");
     box.type = "checkbox";
     box.checked = load(SCREEN) !== "0";
-    label.append(box, " Garder l’écran allumé");
+    label.append(box, " ", _("Garder l’écran allumé"));
     line.append(label);
     let lock = null;
     let asking = false;

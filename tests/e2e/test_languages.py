@@ -39,6 +39,9 @@ class Words:
     statistics: str
     games_played: str
     won: str
+    waiting: str  # the notice of rounds 2 and 3 kept offline (static/pwa.js, its language's copy)
+    sent: str  # the notice once they went
+    keep_screen_on: str
 
 
 ENGLISH = Words(
@@ -61,6 +64,9 @@ ENGLISH = Words(
     statistics="Statistics",
     games_played="Games played",
     won="Wins",
+    waiting="No network: round 2 and round 3 will be sent as soon as it is back.",
+    sent="Network back: everything that was waiting has been sent.",
+    keep_screen_on="Keep the screen on",
 )
 GERMAN = Words(
     locale="de-DE",
@@ -82,6 +88,9 @@ GERMAN = Words(
     statistics="Statistik",
     games_played="Gespielte Spiele",
     won="Siege",
+    waiting="Kein Netz: Runde 2 und Runde 3 werden gesendet, sobald es wieder da ist.",
+    sent="Netz wieder da: Alles Wartende wurde gesendet.",
+    keep_screen_on="Bildschirm eingeschaltet lassen",
 )
 
 
@@ -182,3 +191,35 @@ def test_the_switch_works_both_ways_without_javascript_and_is_remembered(phone_i
     expect(control(page, ENGLISH.new_game)).to_be_visible()
     page.reload()
     expect_language(page, ENGLISH)
+
+
+@pytest.mark.parametrize("words", [ENGLISH, GERMAN], ids=["English", "German"])
+def test_the_offline_notices_and_the_screen_switch_speak_the_phones_language(phone_in, words):
+    page = phone_in(words.locale)
+    page.goto("/parties/nouvelle")
+    page.get_by_role("textbox", name=words.player.format(n=1), exact=True).fill("Ada")
+    page.get_by_role("textbox", name=words.player.format(n=2), exact=True).fill("Bea")
+    page.get_by_role("button", name=words.start, exact=True).click()
+    record = page.get_by_role("button", name=words.record, exact=True)
+    rounds = page.get_by_role("table", name=words.rounds, exact=True)
+    expect(page.get_by_role("table", name=words.scores, exact=True)).to_be_visible()
+    if page.evaluate("'wakeLock' in navigator"):  # a secure context: 127.0.0.1 is one
+        expect(page.get_by_role("checkbox", name=words.keep_screen_on, exact=True)).to_be_checked()
+
+    for heads in ([1, 2], [3, 4], [5, 6]):
+        page.get_by_role("spinbutton", name="Ada", exact=True).fill(str(heads[0]))
+        page.get_by_role("spinbutton", name="Bea", exact=True).fill(str(heads[1]))
+        record.click()
+        if heads == [1, 2]:
+            expect(
+                rounds.get_by_role("rowheader", name=starts_with(words.round.format(n=1)))
+            ).to_be_visible()
+            expect(page.get_by_role("spinbutton", name="Ada", exact=True)).to_have_value("")
+            page.context.set_offline(True)
+
+    expect(page.get_by_role("status").filter(has_text=words.waiting)).to_have_text(words.waiting)
+    page.context.set_offline(False)
+    expect(page.get_by_role("status").filter(has_text=words.sent)).to_have_text(words.sent)
+    expect(
+        rounds.get_by_role("rowheader", name=starts_with(words.round.format(n=3)))
+    ).to_be_visible()

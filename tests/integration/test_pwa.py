@@ -74,3 +74,24 @@ def test_a_new_static_file_makes_a_new_service_worker(app, client):
     assert "/static/extra.0123456789ab.css" in after
     version = next(line for line in before.splitlines() if line.startswith("const VERSION"))
     assert version not in after
+
+
+def test_each_language_gets_its_own_copy_of_the_offline_script_and_its_own_manifest(client):
+    worker = client.get("/sw.js").get_data(as_text=True)
+    expected = {
+        "fr": ("Pas de réseau", "Compteur «\u202f6 qui prend\u202f!\u202f»"),
+        "en": ("No network", "“Take 6!” score counter"),
+        "de": ("Kein Netz", "Zähler für „6 nimmt!“"),
+    }
+    for language, (offline, name) in expected.items():
+        headers = {"Accept-Language": language}
+        page = parse(client.get("/", headers=headers).data)
+        (script,) = [s.get("src") for s in page.find_all("script") if "/pwa." in s.get("src")]
+        text = client.get(script).get_data(as_text=True)
+        manifest = client.get("/manifest.webmanifest", headers=headers)
+
+        assert f"/pwa.{language}." in script and offline in text, language
+        assert "_(" not in text, language  # every text written in, none looked up on the phone
+        assert f'"{script}"' in worker, language  # offline, whatever the language chosen
+        assert manifest.get_json()["name"] == name and manifest.get_json()["lang"] == language
+        assert {"Accept-Language", "Cookie"} <= set(manifest.vary), language

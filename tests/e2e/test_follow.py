@@ -5,15 +5,14 @@ from __future__ import annotations
 import re
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Locator, Page, expect
 
+from .axe import expect_accessible
 from .pages import GamePage, NewGamePage, control
 
 pytestmark = pytest.mark.e2e
 
 NAMES = ["Alice", "Bruno", "Chloé"]
-WCAG_22_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 LIVE_MS = 5_000  # « within 5 s » of the scoring phone's answer (ui-contract, Following)
 
 
@@ -113,19 +112,11 @@ def test_following_works_without_javascript(new_context, scorer: GamePage):
     follower.expect_totals({"Alice": 15, "Bruno": 9, "Chloé": 9})
 
 
-def assert_no_violation(page: Page) -> None:
-    results = Axe().run(
-        page,
-        options={"runOnly": {"type": "tag", "values": WCAG_22_AA}, "resultTypes": ["violations"]},
-    )
-    assert results.violations_count == 0, f"{page.url}:\n{results.generate_report()}"
-
-
 def test_the_share_and_follow_screens_have_no_wcag_22_aa_violation(new_context, scorer):
     screen = share(scorer)
     address = screen.follow_address()
-    assert_no_violation(screen.page)
+    expect_accessible(screen.page, "sharing")
     follower = new_context().new_page()
     follower.goto(address)
     expect(follower.get_by_role("table", name="Scores")).to_be_visible()
-    assert_no_violation(follower)
+    expect_accessible(follower, "following")

@@ -6,12 +6,11 @@ import re
 from dataclasses import dataclass
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
+from .axe import expect_accessible
 from .conftest import ACTION_TIMEOUT_MS
 from .pages import control, starts_with
-from .test_accessibility import WCAG_22_AA
 
 pytestmark = pytest.mark.e2e
 
@@ -109,14 +108,6 @@ def phone_in(browser, browser_context_args):
     yield open_phone
     for context in contexts:
         context.close()
-
-
-def expect_accessible(page: Page, screen: str) -> None:
-    results = Axe().run(
-        page,
-        options={"runOnly": {"type": "tag", "values": WCAG_22_AA}, "resultTypes": ["violations"]},
-    )
-    assert results.violations_count == 0, f"{screen} ({page.url}):\n{results.generate_report()}"
 
 
 def expect_language(page: Page, words: Words) -> None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import html.parser
+import http.server
 import os
 import re
 import shutil
@@ -34,6 +35,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.parse
 import urllib.request
@@ -583,6 +585,56 @@ def first_visits(browser, base_url: str, cookie: dict, path: str, samples: int) 
     return visits
 
 
+# The least a page can be: what this browser and machine spend on any page, the game's aside.
+FLOOR_PAGE = (
+    '<!doctype html><html lang="fr"><meta charset="utf-8"><meta name="viewport" '
+    'content="width=device-width, initial-scale=1"><title>6 qui prend</title>'
+    "<p>Compteur « 6 qui prend ! »</p>"
+).encode()
+
+
+@contextmanager
+def floor_server() -> Iterator[str]:
+    """Serve FLOOR_PAGE from Python's own HTTP server on loopback; yield its address."""
+
+    class OneLine(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(FLOOR_PAGE)))
+            self.end_headers()
+            self.wfile.write(FLOOR_PAGE)
+
+        def log_message(self, *args) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer((HOST, 0), OneLine)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://{HOST}:{server.server_port}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def floor_paints(browser, samples: int) -> list[float]:
+    """First contentful paints of FLOOR_PAGE, throttled, each from a new context."""
+    paints = []
+    with floor_server() as url:
+        for _ in range(samples):
+            context = browser.new_context(
+                locale="fr-FR", viewport={"width": 390, "height": 844}, service_workers="block"
+            )
+            page = context.new_page()
+            Network(page).throttle()
+            page.goto(url, wait_until="load")
+            paints.append(page.evaluate(FIRST_PAINT))
+            context.close()
+    return paints
+
+
 FIRST_PAINT = """new Promise((resolve) => {
   const found = () => performance.getEntriesByName("first-contentful-paint")[0];
   if (found()) return resolve(found().startTime);
@@ -789,7 +841,7 @@ def report_taps(figures: TapFigures, args) -> list[str]:
     return lines
 
 
-def report_visits(visits: list[Visit]) -> list[str]:
+def report_visits(visits: list[Visit], floor: list[float]) -> list[str]:
     paint = statistics.median(v.first_paint for v in visits)
     felt = statistics.median(v.felt_paint for v in visits)
     connections = statistics.median(v.paint_connections for v in visits)
@@ -810,7 +862,12 @@ def report_visits(visits: list[Visit]) -> list[str]:
         f"Samples: {', '.join(f'{v.first_paint:.0f}' for v in visits)} ms. The same page "
         f"unthrottled paints in {unthrottled:.0f} ms (samples "
         f"{', '.join(f'{v.unthrottled_paint:.0f}' for v in visits)} ms): what this machine's "
-        f"Chromium spends, the network aside.",
+        f"Chromium spends, the network aside. A page of one line (`FLOOR_PAGE`, from Python's "
+        f"own server, throttled the same, new contexts) paints at "
+        f"{statistics.median(floor):.0f} ms (samples {', '.join(f'{p:.0f}' for p in floor)} ms), "
+        f"felt {statistics.median(floor) + RTT_MS:.0f} ms with its connection: the least any "
+        f"page costs with this browser on this machine; the game page costs "
+        f"{paint - statistics.median(floor):.0f} ms more (its bytes, parsing, style and layout).",
         "",
         f"**Bytes of a visit to that page** (over plain HTTP, so gzip: Chromium asks for brotli "
         f"only over HTTPS; the service worker's own downloads not counted): first visit {_kb(first)} with headers, {_kb(first_bodies)} of bodies "
@@ -888,6 +945,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"Working in {folder} (server log: {log})", flush=True)
     started = time.monotonic()
     taps = visits = cpu = rates = None
+    floor: list[float] = []
     try:
         app, app_env = make_app(folder / "instance", env)
         database = Path(app.config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///"))
@@ -913,6 +971,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         visits = first_visits(
                             browser, base_url, device_cookie, f"/parties/{game}", PAINT_SAMPLES
                         )
+                        floor = floor_paints(browser, PAINT_SAMPLES)
             if "rps" in only:
                 print("Requests per second of the real server (wrk)…", flush=True)
                 rates = requests_per_second(
@@ -936,7 +995,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if taps:
             lines += report_taps(taps, args) + [""]
         if visits:
-            lines += report_visits(visits) + [""]
+            lines += report_visits(visits, floor) + [""]
         if cpu or rates:
             lines += report_server(cpu, rates, args)
         text = "\n".join(lines)

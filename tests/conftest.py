@@ -125,3 +125,13 @@ def client(app):
 @pytest.fixture
 def runner(app):
     return app.test_cli_runner()
+
+
+# The slow files first (real servers, real browsers): `make test` hands whole files to its two
+# processes in this order (pytest-xdist, --dist loadfile), so the many short files come last
+# and fill in, instead of one process running a long file alone at the end.
+SLOW_FIRST = ("tests/reliability/", "tests/e2e/")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: not item.nodeid.startswith(SLOW_FIRST))  # stable within a file

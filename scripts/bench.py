@@ -675,6 +675,8 @@ def server_cpu(app, games: int, passes: int) -> dict[str, float]:
     return best
 
 
+RPS_GAMES = 1000  # fresh games per slice of submissions: more than 5 s of them at ~150/s
+
 SUBMIT_LUA = r"""
 -- Each request records the next round of one of the games, in turn: never two at once on a game.
 local ids, next_round, turn = {}, {}, 0
@@ -748,7 +750,9 @@ def requests_per_second(
             wrk(f"http://{HOST}:{port}/parties/{page}", folder / "get.lua", [cookie], seconds, log)
         )
         games = folder / "games.txt"
-        games.write_text("".join(f"{table.start_game()}\n" for _ in range(200)))
+        # More games than a slice records rounds, so a game's next round never leaves while
+        # its last is still in flight (a slow write answered after 2 s would make it a 409).
+        games.write_text("".join(f"{table.start_game()}\n" for _ in range(RPS_GAMES)))
         before = _rounds_stored(database)
         rate = wrk(
             f"http://{HOST}:{port}/",

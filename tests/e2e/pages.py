@@ -81,8 +81,11 @@ class HomePage(Screen):
 
 class NewGamePage(Screen):
     def open(self) -> NewGamePage:
-        HomePage(self.page).open()
-        return HomePage(self.page).start_new_game()
+        """Go straight to the form (the way from home, « Nouvelle partie », is
+        HomePage.start_new_game, which tests of home and of a whole game take)."""
+        self.page.goto("/parties/nouvelle")
+        expect(self.start).to_be_visible()
+        return self
 
     def name_field(self, seat: int) -> Locator:
         """The text field labelled « Joueur N » (N from 1)."""

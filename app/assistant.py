@@ -20,7 +20,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from app import allowance, games, rules, table
-from app.assistant_forms import cards_typed, pile_typed, step_number, typed_fields
+from app.assistant_forms import cards_typed, carried_heads, pile_typed, step_number, typed_fields
 from app.device import current_device_hash
 from app.extensions import db
 from app.htmx import is_htmx, vary_on_htmx
@@ -37,9 +37,11 @@ def game_rules() -> str:
 
 @bp.get("/parties/<public_id>/compter")
 def count(public_id: str) -> ResponseReturnValue:
-    """Count the heads of the cards typed, naming any number that is not a card of this game."""
+    """Count the heads of the cards typed, naming any number that is not a card of this game;
+    the heads already typed in the round form come along and go back with the count."""
     found = games.find_game(public_id, current_device_hash())
     sheet = found.scoresheet
+    kept = carried_heads(request.args, len(sheet.players))
     typed = request.args.get("cartes", "")[:1000]
     seat = step_number(request.args.get("joueur"))
     cards: tuple[int, ...] = ()
@@ -58,6 +60,7 @@ def count(public_id: str) -> ResponseReturnValue:
         detail=[(card, rules.heads(card)) for card in cards],
         total=rules.row_heads(cards),
         errors=errors,
+        kept={f"heads-{seat}": heads for seat, heads in kept.items()},
     )
     return page, 422 if errors else 200
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 
 from app import rules
+from app.assistant_forms import carried_heads
 from app.extensions import db
 from app.games import (
     SavedGame,
@@ -272,10 +273,8 @@ def round_help(game: SavedGame, device_hash: str | None, args: Mapping[str, str]
     finished = current.table is not None and current.table.is_complete
     if current.table is not None and finished:
         typed = [str(value) for value in current.table.heads_taken]
-    for seat in range(len(sheet.players)):
-        counted = args.get(f"heads-{seat}", "")
-        if counted.isascii() and counted.isdigit() and len(counted) <= 3:
-            typed[seat] = str(int(counted))
+    for seat, heads in carried_heads(args, len(sheet.players)).items():
+        typed[seat] = str(heads)
     return RoundHelp(
         typed if any(typed) else None,
         finished,

@@ -50,3 +50,17 @@ document.addEventListener("input", (event) => {
   const option = { limit: "end-other", round_count: "end-rounds" }[field.id];
   if (option && field.value.trim()) document.getElementById(option).checked = true;
 });
+
+// « Compter les têtes » takes the heads already typed along: the count page brings them back
+// with the one it counts, so counting a pile loses no one's. (Without this file the link opens
+// the count alone, and what was typed stays only in this page.)
+document.addEventListener("click", (event) => {
+  const link = event.target.closest?.("[data-keeps-heads]");
+  const form = document.getElementById("round-form");
+  if (!link || !form) return;
+  const url = new URL(link.href);
+  for (const field of form.elements) {
+    if (field.matches("[data-heads]") && field.value) url.searchParams.set(field.name, field.value.trim());
+  }
+  link.href = url;
+});

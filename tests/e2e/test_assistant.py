@@ -168,8 +168,9 @@ def test_a_refused_card_keeps_what_was_typed_and_a_turn_can_be_taken_back(page: 
     expect(assistant.take_back).to_have_count(0)
 
 
-def test_counting_a_pile_fills_that_players_field(page: Page):
+def test_counting_a_pile_fills_that_players_field_and_keeps_those_typed(page: Page):
     game = NewGamePage(page).open().start_game(NAMES)
+    game.heads_field("Alice").fill("5")  # typed before counting Bruno's pile
     counter = CountPage.open_from(game)
     counter.cards.fill("55 10 23 11")
     page.get_by_role("combobox", name="Pour qui ?").select_option(label="Bruno")
@@ -178,3 +179,4 @@ def test_counting_a_pile_fills_that_players_field(page: Page):
     expect(counter.cards).to_have_value("55 10 23 11")
     control(page, "Reporter 16 pour Bruno").click()
     expect(GamePage(page).heads_field("Bruno")).to_have_value("16")
+    expect(GamePage(page).heads_field("Alice")).to_have_value("5")

@@ -67,6 +67,20 @@ def test_a_players_count_fills_their_field_of_the_round_form(client, public_id):
     assert field_labelled(game, "Alice").get("value") == ""
 
 
+def test_heads_typed_before_counting_come_back_with_the_count(client, public_id):
+    typed = {"heads-0": "4", "heads-2": "7", "heads-1": "x", "heads-9": "5"}  # not x, no seat 9
+    page = parse(count(client, public_id, cartes="55 10", joueur="1", **typed).data)
+    kept = {field.get("name"): field.get("value") for field in page.find_all("input")}
+    assert kept["heads-0"] == "4" and kept["heads-2"] == "7"  # through another count too
+    assert "heads-1" not in kept and "heads-9" not in kept
+
+    counted = parse(client.get(link(page, "Reporter 10 pour Bruno").get("href")).data)
+    back = parse(client.get(link(page, "Retour à la partie").get("href")).data)
+
+    assert [field_labelled(counted, name).get("value") for name in NAMES] == ["4", "10", "7"]
+    assert [field_labelled(back, name).get("value") for name in NAMES] == ["4", "", "7"]
+
+
 def test_another_device_cannot_count_in_a_game(client, app, public_id):
     assert new_device(app).get(f"{game_url(public_id)}/compter").status_code == 404
 

@@ -51,6 +51,11 @@ def claim_device() -> str:
     return g.device_hash
 
 
+# What anyone with a follow address may open (app/follow.py): read-only, so a follower's phone
+# is given no device token there, nor a session (app/security.py): no identifier for watching.
+FOLLOWER_PAGES = frozenset({"follow.follow", "follow.live_updates"})
+
+
 def renew_device_cookie(response: Response) -> Response:
     """Send the device cookie again on every visit so that it lives ~400 days past the last one.
 
@@ -58,6 +63,8 @@ def renew_device_cookie(response: Response) -> Response:
     as this device (for rate limits) rather than as an anonymous client of the address. A cookie
     we did not sign is never sent back.
     """
+    if request.endpoint in FOLLOWER_PAGES:
+        return response
     if request.method == "GET" and response.mimetype == "text/html":
         claim_device()
     current_device_hash()

@@ -5,6 +5,8 @@ from functools import cache
 from flask import Flask, Response, current_app, request, session
 from flask.sessions import SecureCookieSessionInterface
 
+from app.device import FOLLOWER_PAGES
+
 
 @cache
 def content_security_policy(style_hashes: tuple[str, ...] = ()) -> str:
@@ -61,7 +63,7 @@ def keep_session() -> None:
     # The session holds the CSRF secret: it must outlive a phone closing its browser mid-game,
     # or the page it restores would be refused. It lasts PERMANENT_SESSION_LIFETIME. (Setting the
     # flag marks the session changed: only once, or every answer would carry a new cookie.)
-    if not session.permanent:
+    if not session.permanent and request.endpoint not in FOLLOWER_PAGES:
         session.permanent = True
 
 

@@ -71,6 +71,8 @@ def test_another_phone_follows_without_a_cookie_read_only(app, client, game):
     assert page.find_all("form") == [] and page.find_all("button") == []
     assert "Modifier la manche" not in page.text
     assert game not in response.get_data(as_text=True), "the game's own id stays private"
+    given = {cookie.split("=")[0] for cookie in response.headers.getlist("Set-Cookie")}
+    assert not given & {app.config["DEVICE_COOKIE_NAME"], "session"}, "no identifier for watching"
 
 
 def test_a_finished_game_shows_its_result_to_followers_without_the_rematch(app, client, game):

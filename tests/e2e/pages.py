@@ -272,3 +272,23 @@ class HistoryPage(Screen):
         return self.entries.get_by_role("link").filter(
             has_not_text=re.compile("^Supprimer la partie$")
         )
+
+
+_HIDDEN_FIELD = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)">')
+
+
+def game_started(page: Page, names: Sequence[str]) -> GamePage:
+    """Open a game already started by this phone: where a test begins, not what it checks.
+
+    The new-game form is sent as one request of the phone's own (its cookies, the form's hidden
+    fields as the page gives them), then the game is opened; the form itself, typed and tapped,
+    is NewGamePage's, in tests of the new game and of a whole game."""
+    form = page.request.get("/parties/nouvelle")
+    fields = dict(_HIDDEN_FIELD.findall(form.text()))
+    fields.update({f"players-{seat}": name for seat, name in enumerate(names)})
+    started = page.request.post("/parties", form=fields)  # 303, followed to the game
+    assert started.ok and "/parties/" in started.url, (started.status, started.url)
+    page.goto(started.url)
+    game = GamePage(page)
+    expect(game.scoreboard).to_be_visible()
+    return game

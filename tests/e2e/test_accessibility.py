@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .axe import expect_accessible
-from .pages import GamePage, HistoryPage, HomePage, NewGamePage
+from .pages import GamePage, HistoryPage, HomePage, NewGamePage, game_started
 
 pytestmark = pytest.mark.e2e
 
@@ -17,7 +17,7 @@ NAMES = ["Alice", "Bruno", "Chloé"]
 
 
 def _game(page: Page, *rounds: list[int]) -> GamePage:
-    game = NewGamePage(page).open().start_game(NAMES)
+    game = game_started(page, NAMES)
     for number, heads in enumerate(rounds, start=1):
         game.play_round(NAMES, heads, number)
     return game

@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 from app import rules
 
 from .assistant_pages import AssistantPage, CountPage
-from .pages import GamePage, NewGamePage, control
+from .pages import GamePage, control, game_started
 
 pytestmark = pytest.mark.e2e
 
@@ -119,7 +119,7 @@ def check_the_heads_land_in_the_totals(game: GamePage, deal: Deal) -> None:
 @pytest.mark.parametrize("deal", DEALS)
 def test_a_whole_round_placed_with_javascript_lands_in_the_totals(page: Page, deal: str):
     dealt = DEALS[deal]()
-    game = NewGamePage(page).open().start_game(dealt.names)
+    game = game_started(page, dealt.names)
     assistant = AssistantPage.open_from(game)
     assistant.mark_no_reload()
     expect(assistant.row_field(1)).to_be_focused()
@@ -137,7 +137,7 @@ def test_a_whole_round_placed_with_javascript_lands_in_the_totals(page: Page, de
 def test_a_whole_round_placed_without_javascript_lands_in_the_totals(new_context, deal: str):
     dealt = DEALS[deal]()
     page = new_context(java_script_enabled=False).new_page()
-    game = NewGamePage(page).open().start_game(dealt.names)
+    game = game_started(page, dealt.names)
     assistant = AssistantPage.open_from(game)
 
     play_the_round(assistant, dealt, keyboard=False, after_each_step=lambda: None)
@@ -146,7 +146,7 @@ def test_a_whole_round_placed_without_javascript_lands_in_the_totals(new_context
 
 
 def test_a_refused_card_keeps_what_was_typed_and_a_turn_can_be_taken_back(page: Page):
-    game = NewGamePage(page).open().start_game(NAMES)
+    game = game_started(page, NAMES)
     assistant = AssistantPage.open_from(game)
     assistant.type_rows([18, 31, 47, 72])
     assistant.lay_rows.click()
@@ -169,7 +169,7 @@ def test_a_refused_card_keeps_what_was_typed_and_a_turn_can_be_taken_back(page: 
 
 
 def test_counting_a_pile_fills_that_players_field_and_keeps_those_typed(page: Page):
-    game = NewGamePage(page).open().start_game(NAMES)
+    game = game_started(page, NAMES)
     game.heads_field("Alice").fill("5")  # typed before counting Bruno's pile
     counter = CountPage.open_from(game)
     counter.cards.fill("55 10 23 11")

@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 
 from .assistant_pages import AssistantPage, CountPage
 from .axe import expect_accessible
-from .pages import HomePage, NewGamePage, control
+from .pages import HomePage, control, game_started
 
 pytestmark = pytest.mark.e2e
 
@@ -18,7 +18,7 @@ NAMES = ["Alice", "Bruno", "Chloé"]
 
 
 def _assistant(page: Page) -> AssistantPage:
-    return AssistantPage.open_from(NewGamePage(page).open().start_game(NAMES))
+    return AssistantPage.open_from(game_started(page, NAMES))
 
 
 def _laid(page: Page) -> AssistantPage:
@@ -55,14 +55,14 @@ def assistant_waiting_for_a_choice(page: Page) -> None:
 
 
 def count_with_an_answer(page: Page) -> None:
-    counter = CountPage.open_from(NewGamePage(page).open().start_game(NAMES))
+    counter = CountPage.open_from(game_started(page, NAMES))
     counter.cards.fill("55 10 23 11")
     counter.count.click()
     expect(counter.answer).to_contain_text("16 têtes")
 
 
 def count_with_a_wrong_number(page: Page) -> None:
-    counter = CountPage.open_from(NewGamePage(page).open().start_game(NAMES))
+    counter = CountPage.open_from(game_started(page, NAMES))
     counter.cards.fill("55 105")
     counter.count.click()
     expect(counter.alert).to_contain_text("105")

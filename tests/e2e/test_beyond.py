@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from .axe import expect_accessible
-from .pages import GamePage, HistoryPage, HomePage, NewGamePage, control
+from .pages import GamePage, HistoryPage, HomePage, NewGamePage, control, game_started
 
 pytestmark = pytest.mark.e2e
 
@@ -76,7 +76,7 @@ def import_button(page: Page) -> Locator:
 
 
 def play(page: Page, names: list[str], *rounds: list[int]) -> GamePage:
-    game = NewGamePage(page).open().start_game(names)
+    game = game_started(page, names)
     for number, heads in enumerate(rounds, start=1):
         game.play_round(names, heads, number)
     return game

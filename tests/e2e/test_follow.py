@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from .axe import expect_accessible
-from .pages import GamePage, NewGamePage, control
+from .pages import GamePage, control, game_started
 
 pytestmark = pytest.mark.e2e
 
@@ -49,7 +49,7 @@ def share(game: GamePage) -> SharePage:
 @pytest.fixture
 def scorer(new_context) -> GamePage:
     """The phone that keeps the score, with a game of one round."""
-    game = NewGamePage(new_context().new_page()).open().start_game(NAMES)
+    game = game_started(new_context().new_page(), NAMES)
     game.play_round(NAMES, [5, 6, 7], 1)
     return game
 

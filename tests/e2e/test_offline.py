@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from .pages import GamePage, HomePage, NewGamePage
+from .pages import GamePage, HomePage, game_started
 
 pytestmark = pytest.mark.e2e
 
@@ -16,7 +16,7 @@ NAMES = ["Alice", "Bruno"]
 
 
 def start(page: Page) -> GamePage:
-    return NewGamePage(page).open().start_game(NAMES)
+    return game_started(page, NAMES)
 
 
 def network_status(page: Page):

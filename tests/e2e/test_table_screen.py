@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 
 from .axe import expect_accessible
-from .pages import GamePage, HistoryPage, NewGamePage
+from .pages import GamePage, HistoryPage, NewGamePage, game_started
 
 pytestmark = pytest.mark.e2e
 
@@ -18,7 +18,7 @@ TEN = ["Alice", "Bruno", "Chloé", "Dylan", "Élise", "Farid", "Gaëlle", "Hugo"
 
 
 def start(page: Page, names: list[str] = NAMES) -> GamePage:
-    return NewGamePage(page).open().start_game(names)
+    return game_started(page, names)
 
 
 def test_each_row_shows_the_last_round_and_a_gauge_that_warns_in_words(page: Page):

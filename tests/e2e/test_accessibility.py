@@ -17,10 +17,7 @@ NAMES = ["Alice", "Bruno", "Chloé"]
 
 
 def _game(page: Page, *rounds: list[int]) -> GamePage:
-    game = game_started(page, NAMES)
-    for number, heads in enumerate(rounds, start=1):
-        game.play_round(NAMES, heads, number)
-    return game
+    return game_started(page, NAMES, *rounds)
 
 
 def home_empty(page: Page) -> None:

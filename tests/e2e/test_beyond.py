@@ -75,13 +75,6 @@ def import_button(page: Page) -> Locator:
     return page.get_by_role("button", name="Importer", exact=True)
 
 
-def play(page: Page, names: list[str], *rounds: list[int]) -> GamePage:
-    game = game_started(page, names)
-    for number, heads in enumerate(rounds, start=1):
-        game.play_round(names, heads, number)
-    return game
-
-
 # --- Variants -------------------------------------------------------------------------------------
 
 
@@ -151,7 +144,7 @@ def test_an_invalid_limit_is_explained_and_what_was_typed_kept(phone: Page):
 
 
 def test_a_round_is_corrected_from_the_round_sheet(phone: Page):
-    game = play(phone, NAMES, [5, 6, 7], [1, 2, 3])
+    game = game_started(phone, NAMES, [5, 6, 7], [1, 2, 3])
 
     edit_link(phone, 1).click()
     expect(save_round(phone)).to_be_visible()
@@ -166,7 +159,7 @@ def test_a_round_is_corrected_from_the_round_sheet(phone: Page):
 
 
 def test_a_correction_can_end_the_game(phone: Page):
-    game = play(phone, NAMES, [5, 6, 7], [1, 2, 3])
+    game = game_started(phone, NAMES, [5, 6, 7], [1, 2, 3])
 
     edit_link(phone, 2).click()
     game.heads_field("Bruno").fill("62")
@@ -178,7 +171,7 @@ def test_a_correction_can_end_the_game(phone: Page):
 
 
 def test_a_refused_correction_is_explained_and_changes_nothing(phone: Page):
-    game = play(phone, NAMES, [5, 6, 7])
+    game = game_started(phone, NAMES, [5, 6, 7])
 
     edit_link(phone, 1).click()
     game.heads_field("Alice").fill("98")
@@ -193,7 +186,7 @@ def test_a_refused_correction_is_explained_and_changes_nothing(phone: Page):
 
 
 def test_a_correction_from_a_stale_tab_is_refused(phone: Page):
-    game = play(phone, NAMES, [5, 6, 7])
+    game = game_started(phone, NAMES, [5, 6, 7])
     game_url = phone.url
     edit_link(phone, 1).click()
     expect(save_round(phone)).to_be_visible()
@@ -213,8 +206,8 @@ def test_a_correction_from_a_stale_tab_is_refused(phone: Page):
 
 
 def test_statistics_open_from_home_and_sort_by_a_column(phone: Page):
-    play(phone, NAMES, [30, 10, 5], [40, 10, 5])  # Chloé wins
-    play(phone, ["chloé", "Bruno", "Alice"], [5, 1, 70])  # Bruno wins
+    game_started(phone, NAMES, [30, 10, 5], [40, 10, 5])  # Chloé wins
+    game_started(phone, ["chloé", "Bruno", "Alice"], [5, 1, 70])  # Bruno wins
 
     control(HomePage(phone).open().page, "Statistiques").click()
 
@@ -247,7 +240,7 @@ def test_statistics_open_from_home_and_sort_by_a_column(phone: Page):
 
 
 def test_the_chart_is_drawn_with_its_accessible_name_and_fits_the_phone(phone: Page):
-    game = play(phone, NAMES, [5, 6, 7])
+    game = game_started(phone, NAMES, [5, 6, 7])
     expect(chart(phone)).to_have_count(1)
 
     game.play_round(NAMES, [10, 0, 3], 2)
@@ -261,7 +254,7 @@ def test_the_chart_is_drawn_with_its_accessible_name_and_fits_the_phone(phone: P
 
 
 def test_no_chart_before_the_first_round(page: Page):
-    play(page, NAMES)
+    game_started(page, NAMES)
 
     expect(chart(page)).to_have_count(0)
 
@@ -270,7 +263,7 @@ def test_no_chart_before_the_first_round(page: Page):
 
 
 def test_a_game_exported_as_json_is_imported_on_another_phone(phone: Page, another_phone, tmp_path):
-    game = play(phone, NAMES, [30, 10, 5], [40, 10, 5])
+    game = game_started(phone, NAMES, [30, 10, 5], [40, 10, 5])
     expect(game.result).to_be_visible()
 
     with phone.expect_download() as download:
@@ -297,8 +290,8 @@ def test_a_game_exported_as_json_is_imported_on_another_phone(phone: Page, anoth
 
 def test_importing_the_same_file_twice_adds_nothing(page: Page, new_context, tmp_path):
     phone = page
-    play(phone, NAMES, [1, 2, 3])
-    play(phone, ["Alice", "Bruno"], [67, 1])
+    game_started(phone, NAMES, [1, 2, 3])
+    game_started(phone, ["Alice", "Bruno"], [67, 1])
     history = HistoryPage(phone).open()
     with phone.expect_download() as download:
         control(phone, "Exporter toutes les parties").click()
@@ -318,7 +311,7 @@ def test_importing_the_same_file_twice_adds_nothing(page: Page, new_context, tmp
 
 
 def test_a_game_exports_as_csv(page: Page, tmp_path):
-    play(page, NAMES, [1, 2, 3])
+    game_started(page, NAMES, [1, 2, 3])
 
     with page.expect_download() as download:
         control(page, "Exporter en CSV").click()
@@ -385,7 +378,7 @@ def new_game_with_an_invalid_limit(page: Page) -> None:
 
 
 def edit_round(page: Page) -> None:
-    play(page, NAMES, [5, 6, 7])
+    game_started(page, NAMES, [5, 6, 7])
     edit_link(page, 1).click()
     expect(save_round(page)).to_be_visible()
 
@@ -398,7 +391,7 @@ def edit_round_with_errors(page: Page) -> None:
 
 
 def edit_round_from_a_stale_page(page: Page) -> None:
-    play(page, NAMES, [5, 6, 7])
+    game_started(page, NAMES, [5, 6, 7])
     other_tab = page.context.new_page()
     other_tab.goto(page.url)
     edit_link(page, 1).click()
@@ -408,13 +401,13 @@ def edit_round_from_a_stale_page(page: Page) -> None:
 
 
 def statistics(page: Page) -> None:
-    play(page, NAMES, [30, 10, 5], [40, 10, 5])
+    game_started(page, NAMES, [30, 10, 5], [40, 10, 5])
     page.goto("/statistiques?tri=nom")
     expect(stats_table(page)).to_be_visible()
 
 
 def history_with_the_import_form(page: Page) -> None:
-    play(page, NAMES, [1, 2, 3])
+    game_started(page, NAMES, [1, 2, 3])
     expect(file_field(HistoryPage(page).open().page)).to_be_visible()
 
 
@@ -428,12 +421,12 @@ def history_with_an_import_error(page: Page) -> None:
 
 
 def game_with_the_chart(page: Page) -> None:
-    play(page, NAMES, [5, 6, 7], [10, 0, 3], [20, 30, 1])
+    game_started(page, NAMES, [5, 6, 7], [10, 0, 3], [20, 30, 1])
     expect(chart(page)).to_be_visible()
 
 
 def finished_game_with_the_chart(page: Page) -> None:
-    play(page, NAMES, [30, 10, 5], [40, 10, 5])
+    game_started(page, NAMES, [30, 10, 5], [40, 10, 5])
     expect(chart(page)).to_be_visible()
 
 

@@ -138,8 +138,8 @@ def _compressed_twins(content: bytes) -> dict[str, bytes]:
 def build(
     source: Path, target: Path, languages: Mapping[str, NullTranslations] | None = None
 ) -> dict[str, str]:
-    """Copy each file of `source` into `target` under its hashed name, with compressed twins,
-    and a copy per language of each LOCALIZED script.
+    """Copy each file of `source` into `target` under its hashed name, with compressed twins;
+    a LOCALIZED script becomes a copy per language instead (as it is, without `languages`).
 
     Return the manifest: relative name -> hashed relative name. A file already built is left
     alone (its name says its content), so a restart costs one read and one hash per file.
@@ -153,9 +153,11 @@ def build(
             continue
         content = path.read_bytes()
         files = {name: content}
-        if name in LOCALIZED:
-            for language, translations in (languages or {}).items():
-                files[localized_name(name, language)] = translated_script(content, translations)
+        if name in LOCALIZED and languages:  # the copies only: every page links one of them
+            files = {
+                localized_name(name, language): translated_script(content, translations)
+                for language, translations in languages.items()
+            }
         for file_name, file_content in files.items():
             manifest[file_name] = _build_file(target, file_name, sent_form(name, file_content))
     return manifest

@@ -15,7 +15,7 @@ from flask import Blueprint, current_app, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from app.assets import LOCALIZED, asset_url
+from app.assets import asset_url
 from app.i18n import current_language
 
 bp = Blueprint("pwa", __name__)
@@ -64,12 +64,12 @@ def service_worker() -> Response:
     """Serve the service worker of this version, with the static files it keeps."""
     built: dict[str, str] = current_app.extensions["assets"]
     installed_only = {name for name, _, _ in ICONS} | {"apple-touch-icon.png"}
-    # Every language's copy of a LOCALIZED script (all are there after a switch of language,
-    # offline too), not its French source.
+    # Every language's copy of a LOCALIZED script too: all are there after a switch of
+    # language, offline as well.
     precache = sorted(
         url_for("static", filename=hashed)
         for name, hashed in built.items()
-        if name not in installed_only and name not in LOCALIZED
+        if name not in installed_only
     )
     # A new static file, a new worker, or a new list of files: a new version, so new caches.
     version = hashlib.sha256(" ".join(precache).encode()).hexdigest()[:12]

@@ -461,7 +461,7 @@ def _chromium_version() -> str:
     return next(iter(re.findall(r"\d+\.[\d.]+", found)), "")
 
 
-def phone(browser, base_url: str, device_cookie: dict, *, service_worker: bool = True):
+def phone(browser, base_url: str, device_cookie: dict | None, *, service_worker: bool = True):
     """A new browser context (empty cache) holding the table's device cookie, in French."""
     context = browser.new_context(
         base_url=base_url,
@@ -469,7 +469,8 @@ def phone(browser, base_url: str, device_cookie: dict, *, service_worker: bool =
         viewport={"width": 390, "height": 844},
         service_workers="allow" if service_worker else "block",
     )
-    context.add_cookies([{**device_cookie, "url": base_url}])
+    if device_cookie:
+        context.add_cookies([{**device_cookie, "url": base_url}])
     return context
 
 
@@ -624,14 +625,11 @@ def floor_paints(browser, samples: int) -> list[float]:
     paints = []
     with floor_server() as url:
         for _ in range(samples):
-            context = browser.new_context(
-                locale="fr-FR", viewport={"width": 390, "height": 844}, service_workers="block"
-            )
-            page = context.new_page()
-            Network(page).throttle()
-            page.goto(url, wait_until="load")
-            paints.append(page.evaluate(FIRST_PAINT))
-            context.close()
+            with phone(browser, url, None, service_worker=False) as context:
+                page = context.new_page()
+                Network(page).throttle()
+                page.goto(url, wait_until="load")
+                paints.append(page.evaluate(FIRST_PAINT))
     return paints
 
 

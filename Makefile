@@ -31,15 +31,16 @@ lint: $(VENV)/.installed
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-## browser: a Chromium for Playwright (Debian's package as root, else Playwright's download)
+## browser: Chromium for Playwright: its headless shell for the tests, the full browser for bench
+## and audit (Debian's packages as root, else Playwright's download, which holds both)
 browser: $(VENV)/.installed
-	@if [ -x /usr/bin/chromium ]; then :; \
+	@if [ -x /usr/bin/chromium ] && [ -x /usr/lib/chromium/chromium-headless-shell ]; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-headless-shell; \
 	else $(BIN)/playwright install chromium; fi
 
 ## test: every test; PostgreSQL too when one can be started here. Two processes, a test file
-## each (its fixtures stay together), the slow files first: about 4.5-5 min on 2 cores.
+## each (its fixtures stay together), the slow files first: about 4 min on 2 cores.
 test: $(VENV)/.installed $(COMPILED) browser
 	@url="$${TEST_POSTGRES_URL:-$$(scripts/start-postgres.sh 2>/dev/null || true)}"; \
 	if [ -z "$$url" ]; then echo "PostgreSQL unavailable: its tests will be reported as skipped"; fi; \

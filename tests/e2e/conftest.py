@@ -27,7 +27,10 @@ from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent  # the virtualenv running pytest holds flask and gunicorn
-CHROMIUM = Path("/usr/bin/chromium")
+# Chromium's headless shell: the same Blink as the full browser without its windowing parts,
+# what Playwright itself runs headless; half the CPU of the full `chromium` here (e2e 361 -> 176
+# core-seconds, `make test` 4:48 -> 3:42). Debian's package when installed, else Playwright's own.
+HEADLESS_SHELL = Path("/usr/lib/chromium/chromium-headless-shell")
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -167,8 +170,8 @@ def pytest_runtest_makereport(item, call):
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args) -> dict:
     args = {**browser_type_launch_args, "args": CHROMIUM_ARGS}
-    if CHROMIUM.exists():  # Playwright cannot download its own browser everywhere
-        args["executable_path"] = str(CHROMIUM)
+    if HEADLESS_SHELL.exists():  # Playwright cannot download its own browser everywhere
+        args["executable_path"] = str(HEADLESS_SHELL)
     return args
 
 

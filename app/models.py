@@ -137,4 +137,3 @@ class TableRoundState(Model):
     round_number: Mapped[int]
     starts: Mapped[list[int]] = mapped_column(JSON)
     turns: Mapped[list[dict]] = mapped_column(JSON)
-    updated_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -22,7 +22,7 @@ from app.games import (
     SavedGame,
     load_game,  # the one path from rows to a game, lock included
 )
-from app.models import Game, TableRoundState, utcnow
+from app.models import Game, TableRoundState
 
 ROW_LABELS = tuple(rules.N_("Rangée %(number)s", number=row) for row in range(1, rules.ROWS + 1))
 
@@ -165,9 +165,7 @@ def lay_rows(
         db.session.delete(state)
         db.session.flush()
     db.session.add(
-        TableRoundState(
-            game_id=game.id, round_number=number, starts=list(starts), turns=[], updated_at=utcnow()
-        )
+        TableRoundState(game_id=game.id, round_number=number, starts=list(starts), turns=[])
     )
     db.session.flush()
     return Assistant(current.game, rules.TableRound(len(sheet.players), starts))
@@ -243,7 +241,6 @@ def take_back_turn(public_id: str, device_hash: str | None, turn: int | None) ->
 def _saved(state: TableRoundState, current: Assistant, table: rules.TableRound) -> Assistant:
     # A new list, so that the JSON column is seen as changed.
     state.turns = [{"cards": list(turn.cards), "row": turn.chosen_row} for turn in table.turns]
-    state.updated_at = utcnow()
     db.session.flush()
     return Assistant(current.game, table)
 

@@ -42,6 +42,9 @@ POLL_SECONDS = 2.0  # browsers without EventSource only
 HEARTBEAT_SECONDS = 20.0  # on average; well inside proxies' read timeouts (nginx.conf: 1 h)
 # Streams one process holds at most: fewer than its threads (gunicorn.conf.py, 32 by default).
 MAX_STREAMS = 24
+# Its own generator: a stream's thread must not move the random module's shared state (tests
+# that replay their draws from it, as Hypothesis does, would see it move under them).
+_spread = random.Random()
 
 
 def _follow_limit() -> str:
@@ -143,7 +146,7 @@ def live_updates(token: str) -> ResponseReturnValue:
                         yield event
                 # Only a change heard of is read: waiting and heartbeats never touch the database.
                 # Heartbeats spread at random: streams opened together must not all wake together.
-                changed = watch.wait(heartbeat * random.uniform(0.5, 1.5))
+                changed = watch.wait(heartbeat * _spread.uniform(0.5, 1.5))
                 if not changed:
                     # A comment line: finds connections closed by the phone, keeps proxies open.
                     yield ": toujours là\n\n"

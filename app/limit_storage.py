@@ -30,6 +30,7 @@ ON CONFLICT (key) DO UPDATE SET
     expires = CASE WHEN expires <= :now THEN :now + :expiry ELSE expires END
 RETURNING hits
 """
+_chance = random.Random()  # its own: a hit leaves the random module's shared state alone
 
 
 class SQLiteStorage(Storage):
@@ -60,7 +61,7 @@ class SQLiteStorage(Storage):
 
     def incr(self, key: str, expiry: float, amount: int = 1) -> int:
         now = time.time()
-        if random.random() < 0.01:  # now and then, forget the windows that are over
+        if _chance.random() < 0.01:  # now and then, forget the windows that are over
             self._db().execute("DELETE FROM counter WHERE expires <= ?", (now,))
         params = {"key": key, "amount": amount, "now": now, "expiry": expiry}
         (hits,) = self._db().execute(INCREMENT, params).fetchone()

@@ -26,16 +26,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
 VNU = ROOT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
-CHROME_FLAGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 TARGETS = {"performance": 100, "accessibility": 100, "best-practices": 100, "seo": 90}
 
@@ -67,7 +57,9 @@ def seed_pages(app, token: str) -> dict[str, str]:
 
 def lighthouse(url: str, cookie: str, output: Path, cpu_slowdown: float | None = None) -> dict:
     """Run Lighthouse's mobile profile on a page; return its report (lhr)."""
-    env = {**os.environ, "CHROME_PATH": os.environ.get("CHROME_PATH", "/usr/bin/chromium")}
+    from bench import CHROMIUM, CHROMIUM_FLAGS
+
+    env = {**os.environ, "CHROME_PATH": CHROMIUM}
     command = [
         str(LIGHTHOUSE),
         url,
@@ -76,7 +68,7 @@ def lighthouse(url: str, cookie: str, output: Path, cpu_slowdown: float | None =
         f"--output-path={output}",
         f"--only-categories={','.join(CATEGORIES)}",
         "--form-factor=mobile",
-        f"--chrome-flags={' '.join(CHROME_FLAGS)}",
+        f"--chrome-flags={' '.join(['--headless=new', *CHROMIUM_FLAGS])}",
         f"--extra-headers={json.dumps({'Cookie': cookie})}",
     ]
     if cpu_slowdown is not None:

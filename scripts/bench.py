@@ -435,12 +435,11 @@ def play_rounds(
             tap.before = network.since(typed_from)[: tapped_from - typed_from]
             tap.requests = network.since(tapped_from)
         taps.append(tap)
-        print(
-            f"  round {number}: {tap.ms:6.0f} ms, {len(tap.requests)} request(s), "
-            f"{tap.new_connections} new connection(s), server {tap.hidden_server_ms:.0f} ms, "
-            f"{tap.up} B up, {tap.down} B down",
-            flush=True,
+        traffic = (
+            f", {len(tap.requests)} request(s), {tap.new_connections} new connection(s), "
+            f"server {tap.hidden_server_ms:.0f} ms, {tap.up} B up, {tap.down} B down"
         )
+        print(f"  round {number}: {tap.ms:6.0f} ms{traffic if network else ''}", flush=True)
     return taps
 
 

@@ -1,23 +1,14 @@
 """End-to-end fixtures: the real app under gunicorn on a migrated database, and a phone-sized Chromium.
 
-The server runs once per backend for the whole session (SQLite always; PostgreSQL when
-TEST_POSTGRES_URL names a server that may create databases, otherwise reported as skipped).
-Tests stay apart without a database per test: each one uses a fresh browser context, that is a
-new device, and a device only ever sees its own games.
+The server (tests/servers.py) runs once for the whole session, on SQLite. Tests stay apart
+without a database per test: each one uses a fresh browser context, that is a new device, and a
+device only ever sees its own games.
 """
 
 from __future__ import annotations
 
-import os
 import shutil
-import socket
-import subprocess
-import sys
 import tempfile
-import time
-import urllib.error
-import urllib.request
-import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,8 +16,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-ROOT = Path(__file__).resolve().parents[2]
-BIN = Path(sys.executable).parent  # the virtualenv running pytest holds flask and gunicorn
+from tests.servers import Gunicorn, migrate, server_env
+
 # Chromium's headless shell: the same Blink as the full browser without its windowing parts,
 # what Playwright itself runs headless; half the CPU of the full `chromium` here (e2e 361 -> 176
 # core-seconds, `make test` 4:48 -> 3:42). Debian's package when installed, else Playwright's own.
@@ -56,86 +47,6 @@ class LiveServer:
         return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _server_env(database_url: str, instance: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("FLASK_")}
-    env.update(
-        DATABASE_URL=database_url,
-        SECRET_KEY="e2e-" + uuid.uuid4().hex,
-        INSTANCE_PATH=str(instance),
-        # A whole game from one device is far more writes a minute than a table makes by hand.
-        FLASK_RATELIMIT_ENABLED="false",
-    )
-    env.pop("PRODUCTION", None)
-    return env
-
-
-def _wait_until_healthy(url: str, server: subprocess.Popen, log: Path) -> None:
-    deadline = time.monotonic() + STARTUP_SECONDS
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError(f"gunicorn exited with {server.returncode}:\n{log.read_text()}")
-        try:
-            with urllib.request.urlopen(url + "/healthz", timeout=2) as response:
-                if response.status == 200:
-                    return
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            pass
-        time.sleep(0.1)  # polling the server's start-up, not waiting on the page under test
-    raise RuntimeError(
-        f"{url}/healthz did not answer within {STARTUP_SECONDS} s:\n{log.read_text()}"
-    )
-
-
-def _serve(database_url: str, workdir: Path) -> Iterator[LiveServer]:
-    """Migrate the database, run gunicorn on it, yield its address, then stop it."""
-    env = _server_env(database_url, workdir / "instance")
-    migration = subprocess.run(
-        [str(BIN / "flask"), "--app", "app", "db", "upgrade"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    if migration.returncode != 0:
-        raise RuntimeError(f"flask db upgrade failed:\n{migration.stdout}{migration.stderr}")
-    url = f"http://127.0.0.1:{_free_port()}"
-    log = workdir / "gunicorn.log"
-    with log.open("w") as log_file:
-        server = subprocess.Popen(
-            [
-                str(BIN / "gunicorn"),
-                "--workers",
-                "2",
-                "--bind",
-                url.removeprefix("http://"),
-                "--access-logfile",
-                "-",
-                "app:create_app()",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=log_file,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        _wait_until_healthy(url, server, log)
-        yield LiveServer(url, log)
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait(timeout=5)
-
-
 @pytest.fixture(scope="session")
 def live_server() -> Iterator[LiveServer]:
     """Yield the real app under gunicorn, on a freshly migrated SQLite database.
@@ -145,9 +56,17 @@ def live_server() -> Iterator[LiveServer]:
     """
     # Our own directory, not tmp_path_factory's: other suites' runs rotate those away.
     workdir = Path(tempfile.mkdtemp(prefix="sqp-e2e-"))
+    # Rate limits off (server_env): a whole game from one device is far more writes a minute
+    # than a table makes by hand.
+    env = server_env(f"sqlite:///{workdir / 'e2e.sqlite'}", workdir / "instance")
+    log = workdir / "gunicorn.log"
+    server = Gunicorn(env, log, workers=2)
     try:
-        yield from _serve(f"sqlite:///{workdir / 'e2e.sqlite'}", workdir)
+        migrate(env, log)
+        server.start(ready_within=STARTUP_SECONDS)
+        yield LiveServer(server.url, log)
     finally:
+        server.stop()
         shutil.rmtree(workdir, ignore_errors=True)
 
 

@@ -17,18 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import (
-    BIN,
-    ROOT,
-    Phone,
-    Server,
-    clean_env,
-    drop_database,
-    empty_database,
-    free_port,
-    round_form,
-    stored_games,
-)
+from tests.servers import BIN, ROOT, Server, clean_env, free_port
+
+from .conftest import Phone, drop_database, empty_database, round_form, stored_games
 
 pytestmark = pytest.mark.slow
 

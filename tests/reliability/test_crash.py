@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 import pytest
 import requests
 
-from .conftest import Database, Gunicorn, Phone, migrate, round_form, server_env, stored_games
+from tests.servers import Gunicorn, migrate, server_env
+
+from .conftest import Database, Phone, round_form, stored_games
 
 pytestmark = pytest.mark.slow
 

@@ -15,15 +15,9 @@ from collections.abc import Iterator
 import pytest
 import requests
 
-from .conftest import (
-    Phone,
-    csrf_token,
-    empty_database,
-    migrate,
-    round_form,
-    running_server,
-    server_env,
-)
+from tests.servers import migrate, server_env
+
+from .conftest import Phone, csrf_token, empty_database, round_form, running_server
 
 pytestmark = pytest.mark.slow
 

@@ -8,7 +8,9 @@ import sys
 
 import pytest
 
-from .conftest import ROOT, running_server, stored_games
+from tests.servers import ROOT
+
+from .conftest import running_server, stored_games
 
 pytestmark = pytest.mark.slow
 

@@ -19,7 +19,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from .conftest import Gunicorn, Phone, csrf_token, free_port, running_server
+from tests.servers import Gunicorn, free_port
+
+from .conftest import Phone, csrf_token, running_server
 
 pytestmark = pytest.mark.slow
 

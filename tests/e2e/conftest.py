@@ -18,10 +18,11 @@ from playwright.sync_api import expect
 
 from tests.servers import Gunicorn, migrate, server_env
 
-# Chromium's headless shell: the same Blink as the full browser without its windowing parts,
-# what Playwright itself runs headless; half the CPU of the full `chromium` here (e2e 361 -> 176
-# core-seconds, `make test` 4:48 -> 3:42). Debian's package when installed, else Playwright's own.
-HEADLESS_SHELL = Path("/usr/lib/chromium/chromium-headless-shell")
+# Chromium's headless shell first: the same Blink as the full browser without its windowing
+# parts, what Playwright itself runs headless; half the CPU of the full `chromium` here (e2e 361
+# -> 176 core-seconds, `make test` 4:48 -> 3:42). Debian's packages when installed, else
+# Playwright's own download (`make browser`).
+CHROMIUMS = (Path("/usr/lib/chromium/chromium-headless-shell"), Path("/usr/bin/chromium"))
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -89,8 +90,9 @@ def pytest_runtest_makereport(item, call):
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args) -> dict:
     args = {**browser_type_launch_args, "args": CHROMIUM_ARGS}
-    if HEADLESS_SHELL.exists():  # Playwright cannot download its own browser everywhere
-        args["executable_path"] = str(HEADLESS_SHELL)
+    installed = next((path for path in CHROMIUMS if path.exists()), None)
+    if installed:  # Playwright cannot download its own browser everywhere
+        args["executable_path"] = str(installed)
     return args
 
 

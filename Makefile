@@ -40,7 +40,7 @@ browser: $(VENV)/.installed
 	else $(BIN)/playwright install chromium; fi
 
 ## test: every test; PostgreSQL too when one can be started here. Two processes, a test file
-## each (its fixtures stay together), the slow files first: about 4 min on 2 cores.
+## each (its fixtures stay together), the slow files first: about 3 min on 2 cores.
 test: $(VENV)/.installed $(COMPILED) browser
 	@url="$${TEST_POSTGRES_URL:-$$(scripts/start-postgres.sh 2>/dev/null || true)}"; \
 	if [ -z "$$url" ]; then echo "PostgreSQL unavailable: its tests will be reported as skipped"; fi; \

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from sqlalchemy import select
 
 from app import rules
-from app.assistant_forms import carried_heads
 from app.extensions import db
 from app.games import (
     SavedGame,
@@ -254,9 +253,9 @@ class RoundHelp:
     turns_in_progress: int = 0
 
 
-def round_help(game: SavedGame, device_hash: str | None, args: Mapping[str, str]) -> RoundHelp:
+def round_help(game: SavedGame, device_hash: str | None, carried: Mapping[int, int]) -> RoundHelp:
     """Return the heads to put in the round form of a game shown: the assistant's finished round,
-    then any `heads-N` counted on the « Compter les têtes » page. One statement."""
+    then those the address carries by seat (from « Compter les têtes »). One statement."""
     sheet = game.scoresheet
     if sheet.is_over:
         return RoundHelp()
@@ -270,7 +269,7 @@ def round_help(game: SavedGame, device_hash: str | None, args: Mapping[str, str]
     finished = current.table is not None and current.table.is_complete
     if current.table is not None and finished:
         typed = [str(value) for value in current.table.heads_taken]
-    for seat, heads in carried_heads(args, len(sheet.players)).items():
+    for seat, heads in carried.items():
         typed[seat] = str(heads)
     return RoundHelp(
         typed if any(typed) else None,

@@ -24,6 +24,7 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.routing import BaseConverter
 
 from app import allowance, games, rules, stats, table, transfer
+from app.assistant_forms import carried_heads
 from app.device import claim_device, current_device_hash
 from app.extensions import db, limiter
 from app.forms import CancelRoundForm, EditRoundForm, NewGameForm, RestoreRoundForm, RoundForm
@@ -127,7 +128,8 @@ def game(public_id: str) -> Response:
     """Show a game: scores, the round sheet, and the entry form or the result."""
     found = games.find_game(public_id, current_device_hash())
     # The round form may come filled in: by a finished assistant round, or a count of a pile.
-    helped = table.round_help(found, current_device_hash(), request.args)
+    carried = carried_heads(request.args, len(found.scoresheet.players))
+    helped = table.round_help(found, current_device_hash(), carried)
     page = _game_page(found, round_help=helped, typed=helped.typed)
     return vary_on_htmx(current_app.make_response(page))
 

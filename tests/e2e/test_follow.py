@@ -49,9 +49,7 @@ def share(game: GamePage) -> SharePage:
 @pytest.fixture
 def scorer(new_context) -> GamePage:
     """The phone that keeps the score, with a game of one round."""
-    game = game_started(new_context().new_page(), NAMES)
-    game.play_round(NAMES, [5, 6, 7], 1)
-    return game
+    return game_started(new_context().new_page(), NAMES, [5, 6, 7])
 
 
 def share_and_return(game: GamePage) -> str:

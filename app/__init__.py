@@ -13,15 +13,16 @@ from sqlalchemy.engine import Engine
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import Map
 
-from app import assets, device, filters, i18n, live, security
-from app.config import (
+from app.platform import devices, languages, live, security, static_files
+from app.platform.config import (
     Config,
     from_plain_environment,
     local_database_url,
     local_rate_limit_url,
     local_secret_key,
 )
-from app.extensions import csrf, db, limiter, migrate
+from app.platform.extensions import csrf, db, limiter, migrate
+from app.web import filters
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -76,19 +77,21 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     security.init_app(app)  # first: its body limit for imports must hold when CSRF reads the form
     csrf.init_app(app)
     limiter.init_app(app)
-    device.init_app(app)
-    i18n.init_app(app)
+    devices.init_app(app)
+    languages.init_app(app)
     filters.init_app(app)
-    assets.init_app(app)
+    static_files.init_app(app)
     with app.app_context():
         _configure_engine(db.engine)
         live.init_app(app, db.engine)
 
-    from app import assistant, errors, follow, pwa, views
+    from app.platform import installed_app
+    from app.web import assistant, errors, follow, game, history
 
-    app.register_blueprint(views.bp)
+    app.register_blueprint(game.bp)
+    app.register_blueprint(history.bp)  # past games, statistics, export and import
     app.register_blueprint(assistant.bp)  # the table assistant, counting heads, the rules
-    app.register_blueprint(pwa.bp)  # the installed app: manifest and service worker
+    app.register_blueprint(installed_app.bp)  # the installed app: manifest and service worker
     app.register_blueprint(follow.bp)  # sharing a game, and following it from other phones
     errors.init_app(app)
     return app

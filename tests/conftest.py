@@ -19,7 +19,7 @@ from flask import Flask
 from flask_migrate import upgrade
 
 from app import create_app
-from app.extensions import db
+from app.platform.extensions import db
 
 POSTGRES_URL = os.environ.get(
     "TEST_POSTGRES_URL"

@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 
-from app.extensions import db
+from app.platform.extensions import db
 
 from .html import Element, parse
 

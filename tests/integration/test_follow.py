@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from app.extensions import limiter
+from app.platform.extensions import limiter
 
 from .actions import HTMX, cancel_round, dump, game_url, new_device, play_rounds, start_game
 from .html import button, form_of, parse, round_lines, status_text, totals

@@ -9,7 +9,7 @@ import json
 import pytest
 import sqlalchemy as sa
 
-from app.extensions import db
+from app.platform.extensions import db
 
 from .actions import count_rows, dump
 from .html import field_labelled, form_of, hidden_value, parse

@@ -73,7 +73,8 @@ def test_a_form_key_that_was_not_ours_is_refused_never_a_server_error(client, ap
 
     response = client.post("/parties", data={**NAMES, "key": key})
 
-    assert response.status_code == 400
+    assert response.status_code == 422  # the form again, the names kept, nothing stored
+    assert "Le formulaire envoyé est incomplet ou invalide." in response.text
     assert dump(app) == before
 
 

@@ -7,7 +7,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from flask_migrate import downgrade, upgrade
 
-from app.extensions import db
+from app.platform.extensions import db
 
 pytestmark = pytest.mark.storage
 

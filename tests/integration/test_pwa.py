@@ -67,7 +67,10 @@ def test_the_service_worker_is_served_at_the_root_revalidated_with_this_versions
 
 def test_a_new_static_file_makes_a_new_service_worker(app, client):
     before = client.get("/sw.js").get_data(as_text=True)
-    app.extensions["assets"] = {**app.extensions["assets"], "extra.css": "extra.0123456789ab.css"}
+    app.extensions["assets"] = {
+        **app.extensions["assets"],
+        "extra.css": "extra.0123456789ab.css",
+    }
 
     after = client.get("/sw.js").get_data(as_text=True)
 

@@ -8,7 +8,7 @@ import secrets
 import pytest
 
 from app import create_app
-from app.extensions import limiter
+from app.platform.extensions import limiter
 
 from .actions import dump, game_url, new_device, play_round, start_game
 from .html import parse
@@ -66,7 +66,8 @@ def test_a_returning_device_is_limited_on_its_fourth_creation(client, app):
     client.get("/")
     returning = new_device(app)
     returning.set_cookie(
-        app.config["DEVICE_COOKIE_NAME"], client.get_cookie(app.config["DEVICE_COOKIE_NAME"]).value
+        app.config["DEVICE_COOKIE_NAME"],
+        client.get_cookie(app.config["DEVICE_COOKIE_NAME"]).value,
     )
     for _ in range(3):
         assert returning.post("/parties", data=NAMES).status_code == 303

@@ -11,9 +11,9 @@ from flask import Flask, g
 from flask.testing import FlaskClient
 from sqlalchemy import event
 
-from app.device import claim_device
-from app.extensions import db
-from app.models import Game, Player, Round
+from app.platform.devices import claim_device
+from app.platform.extensions import db
+from app.storage.models import Game, Player, Round
 
 HTMX = {"HX-Request": "true"}
 NAMES = ["Alice", "Bruno", "Chloé", "Damien", "Élodie", "Farid", "Gaëlle", "Hugo", "Inès", "Jules"]

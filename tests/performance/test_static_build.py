@@ -9,9 +9,9 @@ from pathlib import Path
 
 import brotli
 
-from app import assets
+from app.platform import static_files as assets
 
-STATIC = Path(assets.__file__).resolve().parent.parent / "static"
+STATIC = Path(assets.__file__).resolve().parents[2] / "static"
 
 
 def test_workers_starting_together_build_the_same_complete_files(tmp_path):

@@ -8,7 +8,7 @@ import re
 import pytest
 import segno
 
-from app.announce import print_qr, terminal_language
+from app.platform.banner import print_qr, terminal_language
 
 LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 CELL = re.compile(r"\033\[(30|97);(40|107)m▀")

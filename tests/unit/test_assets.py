@@ -8,7 +8,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.support import Translations
 
-from app.assets import translated_script
+from app.platform.static_files import translated_script
 
 SCRIPT = b"""const isPlural = (n) => n > 1;
 say(_("Hors ligne."));

@@ -2,8 +2,8 @@
 
 import pytest
 
-from app.assistant_forms import cards_typed, pile_typed, typed_fields
-from app.rules import InvalidCards
+from app.rules import Refusal
+from app.web.forms import cards_typed, pile_typed, typed_fields
 
 
 def test_fields_are_read_by_position_and_a_blank_one_is_none():
@@ -13,10 +13,10 @@ def test_fields_are_read_by_position_and_a_blank_one_is_none():
 
 
 def test_a_field_that_holds_no_number_is_named():
-    with pytest.raises(InvalidCards) as refused:
+    with pytest.raises(Refusal) as refused:
         cards_typed(["50", "abc", "-3"])
-    assert set(refused.value.field_errors) == {1, 2}
-    assert "«\u202fabc\u202f»" in str(refused.value.field_errors[1])
+    assert set(refused.value.fields) == {1, 2}
+    assert "«\u202fabc\u202f»" in str(refused.value.fields[1])
 
 
 def test_a_pile_is_split_on_spaces_and_commas():
@@ -24,8 +24,8 @@ def test_a_pile_is_split_on_spaces_and_commas():
 
 
 def test_a_word_of_a_pile_that_is_no_number_is_named():
-    with pytest.raises(InvalidCards) as refused:
+    with pytest.raises(Refusal) as refused:
         pile_typed("12 douze 3")
-    assert list(map(str, refused.value.errors)) == [
+    assert list(map(str, refused.value.whole)) == [
         "«\u202fdouze\u202f» n’est pas un numéro de carte."
     ]

@@ -1,4 +1,4 @@
-"""Unit tests of app.chart: the geometry of the score chart drawn from a scoresheet."""
+"""Unit tests of app.web.chart: the geometry of the score chart drawn from a scoresheet."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.chart import score_chart
 from app.rules import EndRule, GameRules, Scoresheet, max_heads_for_player, max_heads_for_round
+from app.web.chart import score_chart
 
 properties = settings(deadline=None)
 

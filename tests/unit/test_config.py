@@ -1,6 +1,6 @@
 """Settings read from the environment as hosts give them."""
 
-from app.config import from_plain_environment
+from app.platform.config import from_plain_environment
 
 
 def test_trusted_hosts_and_former_keys_are_comma_separated_lists():

@@ -5,8 +5,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from werkzeug.datastructures import MultiDict
 
-from app.forms import NewGameForm, RoundForm, whole_number
-from app.rules import InvalidRound
+from app.rules import Refusal
+from app.web.forms import NewGameForm, RoundForm, whole_number
 
 
 def round_form(*typed: str, **extra: str) -> RoundForm:
@@ -33,27 +33,27 @@ def test_a_blank_field_counts_as_zero(blank):
     ["1.5", "-3", "abc", "١٢", "１２", "+3", "1e2", "0x1f", "1 2", "½", "²", "12a", "3,0"],
 )
 def test_anything_but_ascii_digits_is_refused_at_its_seat(typed):
-    with pytest.raises(InvalidRound) as refused:
+    with pytest.raises(Refusal) as refused:
         round_form("3", typed, "4").heads_taken()
 
-    assert set(refused.value.player_errors) == {1}
-    assert "nombre entier" in str(refused.value.player_errors[1])
+    assert set(refused.value.fields) == {1}
+    assert "nombre entier" in str(refused.value.fields[1])
 
 
 def test_every_unreadable_field_gets_its_own_message():
-    with pytest.raises(InvalidRound) as refused:
+    with pytest.raises(Refusal) as refused:
         round_form("abc", "x", "4").heads_taken()
 
-    assert set(refused.value.player_errors) == {0, 1}
+    assert set(refused.value.fields) == {0, 1}
 
 
 def test_a_form_that_skips_a_seat_is_refused_rather_than_guessed():
     data = MultiDict({"heads-0": "4", "heads-7": "9"})
 
-    with pytest.raises(InvalidRound) as refused:
+    with pytest.raises(Refusal) as refused:
         RoundForm(data).heads_taken()
 
-    assert refused.value.round_errors
+    assert refused.value.whole
 
 
 @pytest.mark.parametrize("digits", [7, 5000])
@@ -89,15 +89,14 @@ def test_whole_number_reads_exactly_ascii_digits(text):
     ],
 )
 def test_a_number_typed_under_another_option_is_a_question_not_ignored(fields, field, says):
-    rules_chosen, errors = NewGameForm(MultiDict(fields)).game_rules()
+    with pytest.raises(Refusal) as refused:
+        NewGameForm(MultiDict(fields)).game_rules()
 
-    assert rules_chosen is None
+    errors = refused.value.fields
     assert says in str(errors[field]) and "cochez l’option de ce champ" in str(errors[field])
 
 
 def test_a_number_under_its_own_option_is_taken():
-    rules_chosen, errors = NewGameForm(
-        MultiDict({"end": "other_limit", "limit": "80"})
-    ).game_rules()
+    rules_chosen = NewGameForm(MultiDict({"end": "other_limit", "limit": "80"})).game_rules()
 
-    assert errors == {} and rules_chosen is not None and rules_chosen.limit == 80
+    assert rules_chosen.limit == 80

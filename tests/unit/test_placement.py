@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from app import rules
 from app.rules import (
-    InvalidCards,
+    Refusal,
     Placed,
     PlayedTurn,
     RowChoice,
@@ -85,35 +85,35 @@ def test_a_round_counts_the_heads_each_player_took():
 
 
 def test_cards_already_seen_or_given_twice_are_refused_by_field():
-    with pytest.raises(InvalidCards) as refused:
+    with pytest.raises(Refusal) as refused:
         check_cards([18, 18, 105, None, 0], ["A", "B", "C", "D", "E"], players=3)
-    errors = {index: str(message) for index, message in refused.value.field_errors.items()}
+    errors = {index: str(message) for index, message in refused.value.fields.items()}
     assert set(errors) == {0, 1, 2, 3, 4}
     assert "deux fois" in errors[1] and "105" in errors[2] and "Tapez le numéro" in errors[3]
-    with pytest.raises(InvalidCards) as refused:
+    with pytest.raises(Refusal) as refused:
         check_cards([47], ["A"], players=3, seen=frozenset({47}))
-    assert "déjà" in str(refused.value.field_errors[0])
+    assert "déjà" in str(refused.value.fields[0])
 
 
 def test_the_pro_deck_stops_at_10n_plus_4():
     assert check_cards([34], ["A"], players=3, pro=True) == (34,)
-    with pytest.raises(InvalidCards) as refused:
+    with pytest.raises(Refusal) as refused:
         check_cards([35], ["A"], players=3, pro=True)
-    assert "1 à 34" in str(refused.value.field_errors[0])
+    assert "1 à 34" in str(refused.value.fields[0])
 
 
 @pytest.mark.parametrize(
     ("pile", "named"), [([12, 0], "«\u202f0\u202f»"), ([105], "«\u202f105\u202f»"), ([7, 7], "7")]
 )
 def test_counting_names_the_number_that_is_not_a_card(pile, named):
-    with pytest.raises(InvalidCards) as refused:
+    with pytest.raises(Refusal) as refused:
         check_pile(pile, 3)
-    assert named in str(refused.value.errors[0])
+    assert named in str(refused.value.whole[0])
 
 
 def test_a_pro_pile_stops_at_10n_plus_4():
     assert check_pile([34], 3, pro=True) == (34,)
-    with pytest.raises(InvalidCards):
+    with pytest.raises(Refusal):
         check_pile([35], 3, pro=True)
 
 

@@ -15,11 +15,11 @@ from hypothesis import strategies as st
 from app import rules
 from app.rules import (
     EndRule,
-    GameOver,
+    Refusal,
     GameRules,
-    InvalidGameRules,
-    InvalidPlayers,
-    InvalidRound,
+    Refusal,
+    Refusal,
+    Refusal,
     Scoresheet,
     check_round,
     seat_players,
@@ -193,33 +193,33 @@ def test_exactly_the_player_maximum_is_accepted(players):
 
 
 def test_a_value_over_the_player_maximum_says_at_most_97_for_3_players():
-    with pytest.raises(InvalidRound) as refused:
+    with pytest.raises(Refusal) as refused:
         check_round([0, 98, 0], names(3))
 
-    assert set(refused.value.player_errors) == {1}
-    assert "au plus 97" in str(refused.value.player_errors[1])
-    assert "3 joueurs" in str(refused.value.player_errors[1])
+    assert set(refused.value.fields) == {1}
+    assert "au plus 97" in str(refused.value.fields[1])
+    assert "3 joueurs" in str(refused.value.fields[1])
 
 
 def test_a_value_over_the_pro_player_maximum_says_at_most_51_for_3_players():
     assert check_round([51, 0, 0], names(3), pro=True) == [51, 0, 0]
 
-    with pytest.raises(InvalidRound) as refused:
+    with pytest.raises(Refusal) as refused:
         check_round([52, 0, 0], names(3), pro=True)
 
-    assert "au plus 51" in str(refused.value.player_errors[0])
+    assert "au plus 51" in str(refused.value.fields[0])
 
 
 def test_a_round_summing_over_the_round_maximum_is_refused():
     # 6 players: each value is allowed (<= 117) but together they exceed 127.
     typed = [117, 11, 0, 0, 0, 0]
 
-    with pytest.raises(InvalidRound) as refused:
+    with pytest.raises(Refusal) as refused:
         check_round(typed, names(6))
 
-    assert refused.value.player_errors == {}
-    assert len(refused.value.round_errors) == 1
-    assert "au plus 127" in str(refused.value.round_errors[0])
+    assert refused.value.fields == {}
+    assert len(refused.value.whole) == 1
+    assert "au plus 127" in str(refused.value.whole[0])
 
 
 def test_a_round_summing_exactly_the_round_maximum_is_accepted():
@@ -229,39 +229,39 @@ def test_a_round_summing_exactly_the_round_maximum_is_accepted():
 
 
 def test_two_players_cannot_take_80_heads_between_them():
-    with pytest.raises(InvalidRound) as refused:
+    with pytest.raises(Refusal) as refused:
         check_round([40, 40], names(2))
 
-    assert "au plus 79" in str(refused.value.round_errors[0])
+    assert "au plus 79" in str(refused.value.whole[0])
 
 
 def test_a_round_where_nobody_took_a_head_is_refused():
-    with pytest.raises(InvalidRound) as refused:
+    with pytest.raises(Refusal) as refused:
         check_round([0, 0, 0], names(3))
 
-    assert refused.value.player_errors == {}
-    assert len(refused.value.round_errors) == 1
+    assert refused.value.fields == {}
+    assert len(refused.value.whole) == 1
 
 
 def test_a_missing_player_is_refused():
-    with pytest.raises(InvalidRound) as refused:
+    with pytest.raises(Refusal) as refused:
         check_round([3], names(3))
 
-    assert refused.value.round_errors
+    assert refused.value.whole
 
 
 def test_a_negative_value_is_refused_and_names_its_seat():
-    with pytest.raises(InvalidRound) as refused:
+    with pytest.raises(Refusal) as refused:
         check_round([3, -1, 4], names(3))
 
-    assert set(refused.value.player_errors) == {1}
+    assert set(refused.value.fields) == {1}
 
 
 def test_every_bad_value_gets_its_own_message():
-    with pytest.raises(InvalidRound) as refused:
+    with pytest.raises(Refusal) as refused:
         check_round([98, -1, 200], names(3))
 
-    assert set(refused.value.player_errors) == {0, 1, 2}
+    assert set(refused.value.fields) == {0, 1, 2}
 
 
 # --- seat_players -----------------------------------------------------------------------------
@@ -281,25 +281,25 @@ def test_surrounding_spaces_are_dropped_and_inner_spaces_collapsed():
 
 @pytest.mark.parametrize("again", ["alice", "ALICE", "  Alice  ", " aLiCe"])
 def test_a_duplicate_name_is_refused_ignoring_case_and_surrounding_spaces(again):
-    with pytest.raises(InvalidPlayers) as refused:
+    with pytest.raises(Refusal) as refused:
         seat_players(["Alice", "Bruno", again])
 
-    assert set(refused.value.seat_errors) == {2}
-    assert refused.value.table_errors == []
+    assert set(refused.value.fields) == {2}
+    assert refused.value.whole == []
 
 
 def test_names_differing_only_by_inner_spaces_are_duplicates():
-    with pytest.raises(InvalidPlayers) as refused:
+    with pytest.raises(Refusal) as refused:
         seat_players(["Anne Marie", "anne   marie"])
 
-    assert set(refused.value.seat_errors) == {1}
+    assert set(refused.value.fields) == {1}
 
 
 def test_an_error_points_at_the_field_as_typed_counting_blanks():
-    with pytest.raises(InvalidPlayers) as refused:
+    with pytest.raises(Refusal) as refused:
         seat_players(["Alice", "", "Bruno", "", "alice"])
 
-    assert set(refused.value.seat_errors) == {4}
+    assert set(refused.value.fields) == {4}
 
 
 def test_a_name_of_30_characters_is_accepted():
@@ -307,11 +307,11 @@ def test_a_name_of_30_characters_is_accepted():
 
 
 def test_a_name_over_30_characters_is_refused():
-    with pytest.raises(InvalidPlayers) as refused:
+    with pytest.raises(Refusal) as refused:
         seat_players(["Alice", "B" * 31])
 
-    assert set(refused.value.seat_errors) == {1}
-    assert "30" in str(refused.value.seat_errors[1])
+    assert set(refused.value.fields) == {1}
+    assert "30" in str(refused.value.fields[1])
 
 
 def test_the_length_limit_applies_after_spaces_are_trimmed():
@@ -320,10 +320,10 @@ def test_the_length_limit_applies_after_spaces_are_trimmed():
 
 @pytest.mark.parametrize("typed", [[], ["Alice"], ["Alice", "", "  "]])
 def test_fewer_than_2_players_are_refused(typed):
-    with pytest.raises(InvalidPlayers) as refused:
+    with pytest.raises(Refusal) as refused:
         seat_players(typed)
 
-    assert refused.value.table_errors
+    assert refused.value.whole
 
 
 def test_10_players_are_accepted():
@@ -331,11 +331,11 @@ def test_10_players_are_accepted():
 
 
 def test_more_than_10_players_are_refused():
-    with pytest.raises(InvalidPlayers) as refused:
+    with pytest.raises(Refusal) as refused:
         seat_players([*NAMES, "Karim"])
 
-    assert refused.value.table_errors
-    assert refused.value.seat_errors == {}
+    assert refused.value.whole
+    assert refused.value.fields == {}
 
 
 # --- GameRules --------------------------------------------------------------------------------
@@ -415,7 +415,7 @@ def test_a_game_of_3_rounds_ends_after_the_third_round_whatever_the_totals():
 @pytest.mark.parametrize("limit", [9, 501, 0, -66])
 @pytest.mark.parametrize("end", [EndRule.ABOVE, EndRule.AT_OR_ABOVE])
 def test_a_limit_outside_10_to_500_is_refused(end, limit):
-    with pytest.raises(InvalidGameRules):
+    with pytest.raises(Refusal):
         GameRules(end=end, limit=limit)
 
 
@@ -427,7 +427,7 @@ def test_limits_10_and_500_are_allowed(end, limit):
 
 @pytest.mark.parametrize("round_count", [None, 0, 51, -1])
 def test_a_round_count_outside_1_to_50_is_refused(round_count):
-    with pytest.raises(InvalidGameRules):
+    with pytest.raises(Refusal):
         GameRules(end=EndRule.ROUNDS, round_count=round_count)
 
 
@@ -512,14 +512,14 @@ def test_a_sheet_checks_the_next_round_with_its_players_and_deck():
     sheet = Scoresheet(names(3), rules=GameRules(pro=True))
 
     assert sheet.check_round([51, 0, 0]) == [51, 0, 0]
-    with pytest.raises(InvalidRound):
+    with pytest.raises(Refusal):
         sheet.check_round([52, 0, 0])
 
 
 def test_a_round_after_the_end_raises_game_over():
     sheet = sheet_after([(67, 1)])
 
-    with pytest.raises(GameOver):
+    with pytest.raises(Refusal):
         sheet.check_round([1, 0])
 
 
@@ -664,7 +664,7 @@ def test_a_round_is_accepted_exactly_when_it_is_within_the_bounds(table):
 
     try:
         accepted = check_round(values, names(players), pro=pro)
-    except InvalidRound:
+    except Refusal:
         assert not within, values
     else:
         assert within, values
@@ -728,7 +728,7 @@ def test_no_round_outside_the_bounds_is_ever_accepted(table):
     outside = any(v > most_for_player for v in values) or not 1 <= sum(values) <= most_for_round
 
     if outside:
-        with pytest.raises(InvalidRound):
+        with pytest.raises(Refusal):
             check_round(values, names(players), pro=pro)
 
 
@@ -739,9 +739,9 @@ def test_check_round_raises_nothing_but_invalid_round_for_any_numbers(players, p
 
     try:
         accepted = check_round(values, names(players), pro=pro)
-    except InvalidRound as refused:
-        assert refused.player_errors or refused.round_errors
-        assert set(refused.player_errors) <= set(range(players))
+    except Refusal as refused:
+        assert refused.fields or refused.whole
+        assert set(refused.fields) <= set(range(players))
     else:
         assert accepted == values
 
@@ -751,8 +751,8 @@ def test_check_round_raises_nothing_but_invalid_round_for_any_numbers(players, p
 def test_seated_names_are_trimmed_distinct_and_between_2_and_10(typed):
     try:
         seated = seat_players(typed)
-    except InvalidPlayers as refused:
-        assert refused.seat_errors or refused.table_errors
+    except Refusal as refused:
+        assert refused.fields or refused.whole
         return
 
     assert 2 <= len(seated) <= 10
@@ -776,10 +776,10 @@ def test_a_name_key_ignores_invisible_format_characters(name, data):
 
 @pytest.mark.parametrize("name", ["\u200b", "\u202e\u200b", "\u0301", "\u2066\u2069"])
 def test_a_name_of_invisible_characters_only_is_refused(name):
-    with pytest.raises(rules.InvalidPlayers) as refused:
+    with pytest.raises(rules.Refusal) as refused:
         rules.seat_players(["Alice", name])
 
-    assert "invisibles" in str(refused.value.seat_errors[1])
+    assert "invisibles" in str(refused.value.fields[1])
 
 
 def test_a_name_with_a_joiner_inside_is_kept_as_typed():

@@ -1,4 +1,4 @@
-"""Unit tests of app.stats: per-player figures over finished games, grouping of names, sorting.
+"""Unit tests of app.services.statistics: per-player figures over finished games, grouping of names, sorting.
 
 Expected figures are worked out by hand from the small games written in each test; a Hypothesis
 property compares the whole computation with a plain model written here.
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from app import rules
 from app.rules import EndRule, GameRules, Scoresheet
-from app.stats import DEFAULT_SORT, SORTS, PlayerStats, player_stats, sorted_stats
+from app.services.statistics import DEFAULT_SORT, SORTS, PlayerStats, player_stats, sorted_stats
 
 properties = settings(deadline=None)
 

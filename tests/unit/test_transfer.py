@@ -1,4 +1,4 @@
-"""Unit tests of app.transfer: export to JSON and CSV, and the checks of an import (no database).
+"""Unit tests of app.services.transfer: export to JSON and CSV, and the checks of an import (no database).
 
 Games are plain, unsaved model objects; the JSON documents are written here by hand (as
 docs/export-format.md describes them) or exported then read back.
@@ -17,9 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app import rules
-from app.models import Game, Player, Round
 from app.rules import EndRule, GameRules, Scoresheet
-from app.transfer import (
+from app.services.transfer import (
     FORMAT,
     VERSION,
     ImportRefused,
@@ -28,6 +27,7 @@ from app.transfer import (
     games_csv,
     parse_export,
 )
+from app.storage.models import Game, Player, Round
 
 properties = settings(deadline=None, max_examples=60)
 
@@ -187,7 +187,7 @@ def valid_games(draw) -> Game:
     )
     try:
         players = rules.seat_players(typed)  # what the new-game form would seat
-    except rules.InvalidPlayers:
+    except rules.Refusal:
         players = draw(st.permutations(["Alice", "Bruno", "Chloé", "David"]))[:2]
     n = len(players)
     pro = draw(st.booleans())

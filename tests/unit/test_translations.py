@@ -10,7 +10,7 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
-from app.i18n import LANGUAGES
+from app.platform.languages import LANGUAGES
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGS = ROOT / "app" / "translations"

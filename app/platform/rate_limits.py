@@ -1,0 +1,86 @@
+"""What one address may do, for every device behind it, and how many games may be imported.
+
+Limits per device alone are bypassed by asking the server for fresh device cookies: the writes
+also count per address, generously (every table of a café shares one). The game-creation limit
+counts requests, and one import creates thousands of games: imports count their games, in the
+rate limiter's own storage (so every worker counts in one place).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+from flask import current_app, request
+from flask_babel import ngettext
+from limits import parse_many
+
+from app.platform.extensions import limiter
+from app.services.transfer import ImportRefused
+from app.web.errors import wait_in_words
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def address() -> str:
+    """Return the rate-limit key of the address a request came from."""
+    return f"address:{request.remote_addr}"
+
+
+def _limit(name: str) -> Callable[[], str]:
+    return lambda: str(current_app.config[name])
+
+
+def writes(view: F) -> F:
+    """Count a write (a round, a cancel, an edit, a share…) against the device's allowance and
+    its address's."""
+    per_address = limiter.limit(_limit("RATELIMIT_WRITES_PER_ADDRESS"), key_func=address)
+    return cast(F, limiter.limit(_limit("RATELIMIT_WRITES"))(per_address(view)))
+
+
+def game_creations(view: F) -> F:
+    """Count a new game (or a rematch) against the device's allowance and its address's."""
+    per_address = limiter.limit(
+        _limit("RATELIMIT_GAME_CREATION_PER_ADDRESS"), key_func=address, methods=["POST"]
+    )
+    per_device = limiter.limit(_limit("RATELIMIT_GAME_CREATION"), methods=["POST"])
+    return cast(F, per_device(per_address(view)))
+
+
+def count_imported_games(count: int, device_hash: str, address: str) -> None:
+    """Count `count` imported games for this device and address; raise ImportRefused, counting
+    nothing, if that goes past what either may import."""
+    if not limiter.enabled or not count:
+        return
+    config = current_app.config
+    items = [
+        (item, key)
+        for text, key in (
+            (config["RATELIMIT_IMPORTED_GAMES"], f"device:{device_hash}"),
+            (config["RATELIMIT_IMPORTED_GAMES_PER_ADDRESS"], address),
+        )
+        for item in parse_many(text)
+    ]
+    for item, key in items:
+        if not limiter.limiter.test(item, "imported-games", key, cost=count):
+            reset_at, _ = limiter.limiter.get_window_stats(item, "imported-games", key)
+            window, wait = wait_in_words(item.get_expiry()), wait_in_words(reset_at - time.time())
+            raise ImportRefused(
+                [
+                    ngettext(
+                        "Ce fichier compte %(num)d partie : avec les parties importées peu "
+                        "avant, cela dépasse ce qu’un appareil ou une adresse peut importer "
+                        "(%(most)s parties en %(window)s). Réessayez dans %(wait)s.",
+                        "Ce fichier compte %(num)d parties : avec les parties importées peu "
+                        "avant, cela dépasse ce qu’un appareil ou une adresse peut importer "
+                        "(%(most)s parties en %(window)s). Réessayez dans %(wait)s.",
+                        count,
+                        most=item.amount,
+                        window=window,
+                        wait=wait,
+                    )
+                ]
+            )
+    for item, key in items:
+        limiter.limiter.hit(item, "imported-games", key, cost=count)

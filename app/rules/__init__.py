@@ -1,0 +1,115 @@
+"""The rules of « 6 qui prend ! »: the cards and their heads, the players' names, scoring (round
+bounds, totals, the end, leaders, winners), card placement for the table assistant, and the
+scoreboard's lines.
+
+Pure Python: no Flask, no database, no I/O, checked by mypy --strict. What the rules say to players
+is a Message (a French sentence with named blanks, translated by the web layer, which knows the
+person's language); what cannot be is a Refusal. The modules are read through this package:
+`from app import rules`, then `rules.Scoresheet`, `rules.heads`…
+"""
+
+from app.rules.cards import (
+    DECK_SIZE,
+    DEFAULT_LIMIT,
+    HAND_SIZE,
+    LIMIT_RANGE,
+    ROUND_COUNT_RANGE,
+    ROW_LENGTH,
+    ROWS,
+    cards_by_heads,
+    check_cards,
+    check_pile,
+    deck_size,
+    heads,
+    max_heads_for_player,
+    max_heads_for_round,
+    row_heads,
+)
+from app.rules.messages import (
+    N_,
+    FieldKey,
+    Message,
+    Refusal,
+)
+from app.rules.names import (
+    MAX_NAME_LENGTH,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    is_invisible,
+    name_key,
+    seat_players,
+)
+from app.rules.placement import (
+    Placed,
+    Placement,
+    PlayedTurn,
+    RowChoice,
+    RowChosen,
+    SixthCard,
+    TableRound,
+    TurnPlaced,
+    place_turn,
+)
+from app.rules.scoreboard import (
+    CLOSE_TO_LIMIT,
+    Standing,
+    ranks,
+    standings,
+)
+from app.rules.scoring import (
+    MIN_HEADS_FOR_ROUND,
+    EndRule,
+    GameRules,
+    Scoresheet,
+    check_round,
+    lowest,
+    totals,
+)
+
+__all__ = [
+    "CLOSE_TO_LIMIT",
+    "DECK_SIZE",
+    "DEFAULT_LIMIT",
+    "EndRule",
+    "FieldKey",
+    "GameRules",
+    "HAND_SIZE",
+    "LIMIT_RANGE",
+    "MAX_NAME_LENGTH",
+    "MAX_PLAYERS",
+    "MIN_HEADS_FOR_ROUND",
+    "MIN_PLAYERS",
+    "Message",
+    "N_",
+    "Placed",
+    "Placement",
+    "PlayedTurn",
+    "ROUND_COUNT_RANGE",
+    "ROWS",
+    "ROW_LENGTH",
+    "Refusal",
+    "RowChoice",
+    "RowChosen",
+    "Scoresheet",
+    "SixthCard",
+    "Standing",
+    "TableRound",
+    "TurnPlaced",
+    "cards_by_heads",
+    "check_cards",
+    "check_pile",
+    "check_round",
+    "deck_size",
+    "heads",
+    "is_invisible",
+    "lowest",
+    "max_heads_for_player",
+    "max_heads_for_round",
+    "name_key",
+    "place_turn",
+    "ranks",
+    "row_heads",
+    "seat_players",
+    "standings",
+    "totals",
+]

@@ -1,0 +1,56 @@
+"""What the rules say to players: a Message (French text and its values), and the one Refusal
+that carries them from the rules to the page, per field and for the whole form."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Message:
+    """A sentence for the players: a French text with %(name)s blanks, and what fills them.
+
+    The rules cannot know the person's language, and must not import Flask to ask: they say
+    what is wrong, and the layer that answers the request translates `text` (the catalogs'
+    msgid) and fills in `values` (app.platform.languages.translate). str() gives the French
+    sentence (logs, tests).
+    """
+
+    text: str
+    values: Mapping[str, object] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return self.text % {name: str(value) for name, value in self.values.items()}
+
+
+# N_ is gettext's usual name for "mark now, translate later", and one of pybabel's keywords.
+def N_(text: str, **values: object) -> Message:
+    """Mark a sentence for translation (pybabel extracts N_) and keep its values for later."""
+    return Message(text, values)
+
+
+FieldKey = int | str  # a seat, a card's place in a form, or a form field's name
+
+
+class Refusal(Exception):
+    """Something that cannot be: what is wrong with each field (by seat, by card's place, or by
+    form field name), and what is wrong with the whole. Every layer raises and reads this one type:
+    the rules, the forms, the services (which add the game as it stands), the page's one partial.
+    """
+
+    def __init__(
+        self,
+        fields: Mapping[int, Message] | Mapping[str, Message] | None = None,
+        whole: Sequence[Message] = (),
+    ):
+        self.fields: dict[FieldKey, Message] = {}
+        for key, message in (fields or {}).items():
+            self.fields[key] = message
+        self.whole: list[Message] = list(whole)
+        super().__init__("; ".join(map(str, [*self.fields.values(), *self.whole])))
+
+    @classmethod
+    def of(cls, message: Message) -> Refusal:
+        """Return a refusal of the whole form, for one reason."""
+        return cls({}, [message])

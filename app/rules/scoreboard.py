@@ -1,0 +1,77 @@
+"""The scoreboard's lines: each player's total, last round, rank, and how close to the end."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from app.rules.messages import N_, Message
+from app.rules.scoring import EndRule, GameRules, Scoresheet
+
+CLOSE_TO_LIMIT = 10  # heads: within this many of the limit, a player's row warns
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's line of the scoreboard: what the table wants to see at a glance."""
+
+    seat: int
+    name: str
+    total: int
+    last: int | None  # the heads of the last round, None before the first one
+    rank: int | None  # 1 for the leaders; ties share a rank (1, 1, 3); None before a round
+    leads: bool
+    limit: int | None  # the gauge's end, when the game ends on a limit
+    spare: int | None  # heads still allowed before this player ends the game (None: no limit)
+    reaching_ends: bool = False  # « 66 ou plus »: reaching the limit ends the game
+
+    @property
+    def gauge(self) -> int | None:
+        """Return the gauge's value: the total, capped at the limit (as a <meter> would)."""
+        return None if self.limit is None else min(self.total, self.limit)
+
+    @property
+    def warning(self) -> Message | None:
+        """Say, in words and not by colour alone, that this player is close to ending the game."""
+        if self.spare is None or self.spare > CLOSE_TO_LIMIT:
+            return None
+        if self.spare < 0:
+            if self.reaching_ends:
+                return N_("A atteint %(limit)s", limit=self.limit)
+            return N_("A dépassé %(limit)s", limit=self.limit)
+        if self.spare == 0:
+            return N_("À la limite\u202f: la moindre tête finit la partie")
+        return N_("Marge avant la fin\u202f: %(spare)s", spare=self.spare)
+
+
+def ranks(totals_: Sequence[int]) -> list[int]:
+    """Return each seat's rank, lowest total first; tied totals share a rank (1, 1, 3)."""
+    return [1 + sum(other < total for other in totals_) for total in totals_]
+
+
+def _spare(game_rules: GameRules, total: int) -> int | None:
+    if game_rules.end is EndRule.ROUNDS:
+        return None
+    last_allowed = game_rules.limit if game_rules.end is EndRule.ABOVE else game_rules.limit - 1
+    return last_allowed - total
+
+
+def standings(sheet: Scoresheet) -> tuple[Standing, ...]:
+    """Return the scoreboard's lines, in seat order."""
+    played = bool(sheet.rounds)
+    ranked = ranks(sheet.totals)
+    limit = None if sheet.rules.end is EndRule.ROUNDS else sheet.rules.limit
+    return tuple(
+        Standing(
+            seat=seat,
+            name=name,
+            total=sheet.totals[seat],
+            last=sheet.rounds[-1][seat] if played else None,
+            rank=ranked[seat] if played else None,
+            leads=seat in sheet.leaders,
+            limit=limit,
+            spare=_spare(sheet.rules, sheet.totals[seat]),
+            reaching_ends=sheet.rules.end is EndRule.AT_OR_ABOVE,
+        )
+        for seat, name in enumerate(sheet.players)
+    )

@@ -1,0 +1,451 @@
+"""The service layer: each function is one use case — start a game, record, cancel or correct a
+round, a rematch, an import — or one read.
+
+A write is one unit of work (app.services.unit_of_work): it loads its game with a lock, checks,
+writes, announces the change to the game's followers and returns the game as it now stands; the
+unit commits. A refused write raises, inside the unit, an exception that carries the game as it
+stands and the refusal (app.rules.Refusal) saying why: the unit rolls back and frees the lock.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, cast
+
+from sqlalchemy import Table, insert, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import selectinload
+
+from app import rules
+from app.platform.extensions import db
+from app.rules import N_
+from app.services.transfer import ImportedGame
+from app.services.unit_of_work import UnitOfWork
+from app.storage.models import Game, Player, Round
+
+PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # the alphabet of secrets.token_urlsafe
+IN_PROGRESS_LOOKBACK = 20  # how many of the newest games the home page looks through
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """A stored game as pages show it: a frozen copy, still readable after a rollback."""
+
+    public_id: str
+    version: int
+    created_at: datetime
+    scoresheet: rules.Scoresheet
+    restorable: int | None = None  # the round « Rétablir la manche N » would put back
+
+    @classmethod
+    def of(cls, game: Game) -> SavedGame:
+        restorable = len(game.rounds) + 1 if game.cancelled_rounds else None
+        return cls(game.public_id, game.version, game.created_at, game.scoresheet, restorable)
+
+
+class GameNotFound(Exception):
+    """No such game for this device (another device's games do not exist for it)."""
+
+
+class Refused(Exception):
+    """A write that changed nothing: `game` is the game as it stands, `refusal` says why."""
+
+    def __init__(self, game: SavedGame, refusal: rules.Refusal):
+        super().__init__(str(refusal))
+        self.game = game
+        self.refusal = refusal
+
+
+class StaleRound(Refused):
+    """A repeat: the round was already recorded, cancelled or restored (a double tap, a retry,
+    another tab). Nothing to do: the answer is the sheet as it stands, with the refusal said."""
+
+
+class SheetChanged(Refused):
+    """A round form for a later round than the next one: rounds were cancelled elsewhere (another
+    tab, another phone) since the form was shown. Nothing was recorded; the values come back."""
+
+
+class GameChanged(Refused):
+    """An edit made from a page opened before the game last changed (another tab, another hand)."""
+
+
+class RoundRefused(Refused):
+    """Heads that cannot be a round of this game, or a round sent after the end."""
+
+
+def with_sheets() -> tuple[Any, ...]:
+    """Return the loader options that bring a game's players and rounds: three queries whatever
+    the number of games (the games, their players, their rounds)."""
+    return (selectinload(Game.players), selectinload(Game.rounds))
+
+
+def load_game(public_id: str, device_hash: str | None, *, for_update: bool = False) -> Game:
+    """Return the device's game with its players and rounds, locked for a write if asked (inside
+    a unit of work; for services only: pages get a SavedGame), or raise GameNotFound."""
+    if device_hash is None or not PUBLIC_ID.fullmatch(public_id):
+        raise GameNotFound(public_id)
+    query = (
+        select(Game)
+        .where(Game.public_id == public_id, Game.device_hash == device_hash)
+        .options(*with_sheets())
+    )
+    if for_update:
+        # PostgreSQL: lock the game's row until the write commits; SQLite has nothing to add
+        # (a write transaction, BEGIN IMMEDIATE, holds the whole database).
+        query = query.with_for_update(of=Game)
+    game = db.session.scalars(query).one_or_none()
+    if game is None:
+        raise GameNotFound(public_id)
+    return game
+
+
+def find_game(public_id: str, device_hash: str | None) -> SavedGame:
+    """Return the device's game, or raise GameNotFound."""
+    return SavedGame.of(load_game(public_id, device_hash))
+
+
+def start_game(
+    device_hash: str,
+    typed_names: Sequence[str],
+    game_rules: rules.GameRules,
+    creation_key: str | None = None,
+) -> SavedGame:
+    """Seat the players of a new game; raise rules.Refusal if the names cannot start one.
+
+    A creation_key already used by this device returns the game it created (a repeat).
+    """
+    names = rules.seat_players(typed_names)
+    try:
+        with UnitOfWork():
+            existing = _created_with(device_hash, creation_key) if creation_key else None
+            if existing is not None:
+                return SavedGame.of(existing)
+            game = Game(
+                device_hash=device_hash,
+                end_rule=game_rules.end.value,
+                limit=game_rules.limit,
+                round_count=game_rules.round_count,
+                pro=game_rules.pro,
+                players=[Player(seat=seat, name=name) for seat, name in enumerate(names)],
+                rounds=[],
+                creation_key=creation_key,
+            )
+            db.session.add(game)
+            db.session.flush()
+            return SavedGame.of(game)
+    except IntegrityError:  # PostgreSQL: the same form sent twice at the same moment
+        existing = _created_with(device_hash, creation_key)
+        if existing is None:
+            raise
+        return SavedGame.of(existing)
+
+
+def _created_with(device_hash: str, creation_key: str | None) -> Game | None:
+    return db.session.scalars(
+        select(Game)
+        .where(Game.device_hash == device_hash, Game.creation_key == creation_key)
+        .options(*with_sheets())
+    ).first()
+
+
+ALREADY_RECORDED = N_("Cette manche était déjà enregistrée : voici la feuille à jour.")
+ALREADY_RESTORED = N_("Cette manche était déjà rétablie : voici la feuille à jour.")
+
+
+def record_round(
+    public_id: str, device_hash: str | None, number: int | None, heads_taken: Sequence[int]
+) -> SavedGame:
+    """Record round `number` of the device's game; return the game as it now stands.
+
+    Raise StaleRound if that round is not the next one (already recorded: a repeat),
+    SheetChanged if rounds were cancelled since the form was shown, RoundRefused if the heads
+    cannot be a round or the game is over, GameNotFound.
+    """
+    with UnitOfWork() as work:
+        game = load_game(public_id, device_hash, for_update=True)
+        before = SavedGame.of(game)
+        sheet = before.scoresheet
+        if number is None:
+            unnumbered = N_(
+                "Ce formulaire ne dit pas quelle manche il enregistre : rechargez la page."
+            )
+            raise RoundRefused(before, rules.Refusal.of(unnumbered))
+        if number < sheet.next_round:
+            raise StaleRound(before, rules.Refusal.of(ALREADY_RECORDED))
+        if number > sheet.next_round:
+            raise SheetChanged(before, rules.Refusal.of(_cancelled_since(sheet.next_round, number)))
+        try:
+            checked = sheet.check_round(heads_taken)
+        except rules.Refusal as refusal:
+            raise RoundRefused(before, refusal) from refusal
+        game.rounds.append(Round(number=number, heads=checked))
+        game.cancelled_rounds = None  # a new round by hand: the cancelled ones are no longer next
+        try:
+            db.session.flush()
+        except IntegrityError as error:  # another worker recorded it first (unique game + number)
+            raise StaleRound(before, rules.Refusal.of(ALREADY_RECORDED)) from error
+        return _changed(work, game)
+
+
+def _cancelled_since(next_round: int, number: int) -> rules.Message:
+    if number == next_round + 1:
+        return N_(
+            "La feuille a changé sur un autre onglet ou un autre téléphone : la manche "
+            "%(number)s y a été annulée. Rien n’a été enregistré : vos valeurs sont ci-dessous, "
+            "pour la manche %(number)s ; vérifiez-les puis validez.",
+            number=next_round,
+        )
+    return N_(
+        "La feuille a changé sur un autre onglet ou un autre téléphone : les manches %(first)s "
+        "à %(last)s y ont été annulées. Rien n’a été enregistré : vos valeurs sont ci-dessous, "
+        "pour la manche %(first)s ; vérifiez-les puis validez.",
+        first=next_round,
+        last=number - 1,
+    )
+
+
+def cancel_round(public_id: str, device_hash: str | None, number: int | None) -> SavedGame:
+    """Remove round `number` of the device's game if it is the last one, which reopens a
+    finished game; return the game as it now stands.
+
+    The round is kept aside so that restore_round can put it back.
+    Raise StaleRound when it is not the last round: already cancelled (a repeat), or rounds
+    recorded elsewhere since, or a form that names no round.
+    """
+    with UnitOfWork() as work:
+        game = load_game(public_id, device_hash, for_update=True)
+        last = len(game.rounds)
+        message: rules.Message | None = None
+        if number is None or number < 1:
+            message = N_("Ce formulaire ne dit pas quelle manche il annule : rien n’a été annulé.")
+        elif number > last:
+            message = N_(
+                "La manche %(number)s était déjà annulée : voici la feuille à jour.", number=number
+            )
+        elif number < last:
+            message = N_(
+                "La feuille a changé sur un autre onglet ou un autre téléphone : la manche "
+                "%(number)s y a été enregistrée depuis. Rien n’a été annulé ; pour annuler la "
+                "manche %(number)s, utilisez « Annuler la manche » de la feuille à jour.",
+                number=last,
+            )
+        if message:
+            raise StaleRound(SavedGame.of(game), rules.Refusal.of(message))
+        cancelled = game.rounds.pop()
+        # A new list, not an append: the JSON column only notices a new value.
+        game.cancelled_rounds = [*(game.cancelled_rounds or []), list(cancelled.heads)]
+        db.session.delete(cancelled)
+        return _changed(work, game)
+
+
+def restore_round(public_id: str, device_hash: str | None, number: int | None) -> SavedGame:
+    """Put back round `number`, the last one cancelled, exactly as it was; return the game as it
+    now stands.
+
+    Raise StaleRound when it is not the round waiting to be restored (already restored: a
+    repeat; or a round recorded since), RoundRefused if it no longer fits (the game ended).
+    """
+    with UnitOfWork() as work:
+        game = load_game(public_id, device_hash, for_update=True)
+        before = SavedGame.of(game)
+        if number is None or number != before.restorable:
+            raise StaleRound(before, rules.Refusal.of(ALREADY_RESTORED))
+        stack = list(game.cancelled_rounds or [])
+        heads_taken = stack.pop()
+        if before.scoresheet.is_over:  # the heads were a round once: only the end stands in the way
+            ended = N_("La partie est terminée : rien n’a été rétabli.")
+            raise RoundRefused(before, rules.Refusal.of(ended))
+        game.rounds.append(Round(number=number, heads=before.scoresheet.check_round(heads_taken)))
+        game.cancelled_rounds = stack or None
+        try:
+            db.session.flush()
+        except IntegrityError as error:  # another worker put it back first
+            raise StaleRound(before, rules.Refusal.of(ALREADY_RESTORED)) from error
+        return _changed(work, game)
+
+
+def delete_game(public_id: str, device_hash: str | None) -> None:
+    """Delete the device's game with its players and rounds, or raise GameNotFound (a repeat
+    finds nothing: the game is gone)."""
+    with UnitOfWork() as work:
+        game = load_game(public_id, device_hash, for_update=True)
+        work.announce(game)  # its followers see the share end
+        db.session.delete(game)
+
+
+GAME_CHANGED = N_(
+    "La partie a changé depuis l’ouverture de ce formulaire (une autre page ou un autre joueur) : "
+    "rien n’a été enregistré. Vérifiez la feuille à jour ci-dessous puis enregistrez à nouveau."
+)
+
+
+def edit_round(
+    public_id: str,
+    device_hash: str | None,
+    number: int,
+    version: int | None,
+    heads_taken: Sequence[int],
+) -> SavedGame:
+    """Replace the heads of round `number`, checked like a new round; return the game as it now
+    stands. The end follows: an edit can end the game or reopen it.
+
+    Raise GameNotFound if there is no such round, GameChanged if the game changed since the
+    form was shown, RoundRefused if the heads cannot be, or would have ended the game before
+    its last round.
+    """
+    with UnitOfWork() as work:
+        game = load_game(public_id, device_hash, for_update=True)
+        before = SavedGame.of(game)
+        sheet = before.scoresheet
+        if not 1 <= number <= len(sheet.rounds):
+            raise GameNotFound(f"{public_id} round {number}")
+        if version != game.version:
+            raise GameChanged(before, rules.Refusal.of(GAME_CHANGED))
+        try:
+            checked = rules.check_round(heads_taken, sheet.players, sheet.rules.pro)
+            sheet.with_round_replaced(number, checked)
+        except rules.Refusal as refusal:
+            raise RoundRefused(before, refusal) from refusal
+        game.rounds[number - 1].heads = checked
+        return _changed(work, game)
+
+
+def _changed(work: UnitOfWork, game: Game) -> SavedGame:
+    # Every change bumps the version, so that an edit made from a stale page can be refused.
+    game.version += 1
+    db.session.flush()
+    work.announce(game)
+    return SavedGame.of(game)
+
+
+def rematch(public_id: str, device_hash: str | None) -> SavedGame:
+    """Start a new game with the same players, in the same seats, under the same rules."""
+    old = load_game(public_id, device_hash)
+    key = f"revanche:{old.public_id}"  # a second tap on « Rejouer » finds the same new game
+    sheet = old.scoresheet
+    return start_game(old.device_hash, sheet.players, sheet.rules, key)
+
+
+def game_in_progress(device_hash: str | None) -> SavedGame | None:
+    """Return the device's most recent unfinished game among its newest ones, if any."""
+    if device_hash is None:
+        return None
+    recent = db.session.scalars(
+        select(Game)
+        .where(Game.device_hash == device_hash)
+        .order_by(Game.created_at.desc(), Game.id.desc())
+        .limit(IN_PROGRESS_LOOKBACK)
+        .options(*with_sheets())
+    )
+    return next((SavedGame.of(game) for game in recent if not game.scoresheet.is_over), None)
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    games: list[SavedGame]
+    page: int
+    has_next: bool
+
+
+def history(device_hash: str | None, page: int, per_page: int) -> HistoryPage:
+    """Return one page of the device's games, newest first, with their players and rounds."""
+    if device_hash is None:
+        return HistoryPage([], 1, False)
+    page = max(1, page)
+    # One more than a page tells whether an older page exists, without a COUNT.
+    found = db.session.scalars(
+        select(Game)
+        .where(Game.device_hash == device_hash)
+        .order_by(Game.created_at.desc(), Game.id.desc())
+        .offset((page - 1) * per_page)
+        .limit(per_page + 1)
+        .options(*with_sheets())
+    ).all()
+    return HistoryPage(
+        [SavedGame.of(game) for game in found[:per_page]], page, len(found) > per_page
+    )
+
+
+def exported_game(public_id: str, device_hash: str | None) -> Game:
+    """Return the device's game with what an export holds (its origin too), or raise
+    GameNotFound."""
+    return load_game(public_id, device_hash)
+
+
+def all_games(device_hash: str | None) -> list[Game]:
+    """Return every game of the device, oldest first, with players and rounds."""
+    if device_hash is None:
+        return []
+    query = select(Game).where(Game.device_hash == device_hash)
+    return list(
+        db.session.scalars(query.order_by(Game.created_at, Game.id).options(*with_sheets()))
+    )
+
+
+def _table(model: type[Game | Player | Round]) -> Table:
+    return cast(Table, model.__table__)
+
+
+def import_games(device_hash: str, imported: Sequence[ImportedGame]) -> tuple[int, int]:
+    """Add the imported games the device does not have yet; return (added, already there)."""
+    with UnitOfWork():
+        ids = {game.origin_id for game in imported}
+        known = set(
+            db.session.scalars(
+                select(Game.public_id).where(
+                    Game.device_hash == device_hash, Game.public_id.in_(ids)
+                )
+            )
+        ) | set(
+            db.session.scalars(
+                select(Game.origin_id).where(
+                    Game.device_hash == device_hash, Game.origin_id.in_(ids)
+                )
+            )
+        )
+        fresh: list[ImportedGame] = []
+        for game in imported:
+            if game.origin_id not in known:
+                known.add(game.origin_id)
+                fresh.append(game)
+        if not fresh:
+            return 0, len(imported)
+        # Three bulk INSERTs of plain rows (games with RETURNING ids, then players, then rounds)
+        # rather than one ORM object per row: storing the biggest allowed file (2 MB, about 3,500
+        # games) went from ~10 s to ~1 s of a worker (docs/reliability.md, « Imports »).
+        game_ids = db.session.scalars(
+            insert(_table(Game)).returning(Game.id, sort_by_parameter_order=True),
+            [
+                {
+                    "device_hash": device_hash,
+                    "origin_id": game.origin_id,
+                    "created_at": game.created_at,
+                    "end_rule": game.sheet.rules.end.value,
+                    "head_limit": game.sheet.rules.limit,
+                    "round_count": game.sheet.rules.round_count,
+                    "pro": game.sheet.rules.pro,
+                }
+                for game in fresh
+            ],
+        ).all()
+        db.session.execute(
+            insert(_table(Player)),
+            [
+                {"game_id": game_id, "seat": seat, "name": name}
+                for game_id, game in zip(game_ids, fresh, strict=True)
+                for seat, name in enumerate(game.sheet.players)
+            ],
+        )
+        rounds = [
+            {"game_id": game_id, "number": number, "heads": list(heads)}
+            for game_id, game in zip(game_ids, fresh, strict=True)
+            for number, heads in enumerate(game.sheet.rounds, start=1)
+        ]
+        if rounds:
+            db.session.execute(insert(_table(Round)), rounds)
+        added = len(fresh)
+        return added, len(imported) - added

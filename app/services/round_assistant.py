@@ -1,0 +1,271 @@
+"""The table assistant's service: lay the rows, place a turn, take a row, take a turn back.
+
+Each write loads its game with a lock (as app.services.games does), checks, writes and returns the
+assistant as it now stands; the view only commits. A double tap, a second tab or a retried
+request comes after the first and is found stale by the turn number it carries: a turn is never
+placed twice. A refused step changes nothing, frees the lock at once and raises an exception
+that carries the assistant as it stands, to show it again. What is stored is only what the
+table typed and chose; app.rules replays it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import select
+
+from app import rules
+from app.platform.extensions import db
+from app.services.games import (
+    SavedGame,
+    load_game,  # the one path from rows to a game, lock included
+)
+from app.services.unit_of_work import UnitOfWork
+from app.storage.models import Game, TableRoundState
+
+ROW_LABELS = tuple(rules.N_("Rangée %(number)s", number=row) for row in range(1, rules.ROWS + 1))
+
+
+@dataclass(frozen=True)
+class Assistant:
+    """The assistant's round for a game's next round, as the page shows it.
+
+    `table` is None until the rows are laid; `dropped` names a round the assistant had begun
+    but that was recorded by hand meanwhile; `taken_back` holds the cards of a turn just taken
+    back, to type again.
+    """
+
+    game: SavedGame
+    table: rules.TableRound | None
+    dropped: int | None = None
+    taken_back: tuple[int, ...] = ()
+
+    @property
+    def round_number(self) -> int:
+        return self.game.scoresheet.next_round
+
+    @property
+    def next_turn(self) -> int:
+        """Return the number of the turn to place next (1 to 10)."""
+        return (self.table.turns_placed if self.table else 0) + 1
+
+    @property
+    def turn_count(self) -> int:
+        """Return how many turns are stored, the one waiting for a choice included."""
+        return len(self.table.turns) if self.table else 0
+
+
+class StepRefused(Exception):
+    """A step that changed nothing: `assistant` is the assistant as it stands, `refusal` why."""
+
+    def __init__(self, assistant: Assistant, refusal: rules.Refusal):
+        super().__init__(str(refusal))
+        self.assistant = assistant
+        self.refusal = refusal
+
+
+class StaleStep(StepRefused):
+    """A step already done or overtaken (a repeat, another tab): nothing to do."""
+
+
+class CardsRefused(StepRefused):
+    """Cards that cannot be laid or played now; says why, field by field."""
+
+
+def _state_of(game: Game) -> TableRoundState | None:
+    return db.session.scalars(
+        select(TableRoundState).where(TableRoundState.game_id == game.id)
+    ).one_or_none()
+
+
+def _assistant(game: SavedGame, state: TableRoundState | None) -> Assistant:
+    sheet = game.scoresheet
+    if state is None:
+        return Assistant(game, None)
+    table = rules.TableRound(
+        len(sheet.players),
+        tuple(state.starts),
+        tuple(rules.PlayedTurn(tuple(turn["cards"]), turn.get("row")) for turn in state.turns),
+    )
+    if state.round_number == sheet.next_round:
+        return Assistant(game, table)
+    # That round was recorded (or cancelled) on the game page: this state is for another round.
+    # One begun and left unfinished is named (until new rows are laid), so the table knows where
+    # its turns went.
+    recorded_by_hand = state.round_number < sheet.next_round and not table.is_complete
+    return Assistant(game, None, state.round_number if recorded_by_hand else None)
+
+
+def assistant(public_id: str, device_hash: str | None) -> Assistant:
+    """Return the assistant's round for the device's game, or raise GameNotFound."""
+    game = load_game(public_id, device_hash)
+    return _assistant(SavedGame.of(game), _state_of(game))
+
+
+def _open(
+    public_id: str, device_hash: str | None
+) -> tuple[Game, TableRoundState | None, Assistant]:
+    """Load the game locked for a write (inside a unit of work), with its assistant state;
+    refuse if the game is over."""
+    game = load_game(public_id, device_hash, for_update=True)
+    state = _state_of(game)
+    current = _assistant(SavedGame.of(game), state)
+    if current.game.scoresheet.is_over:
+        over = rules.N_("La partie est terminée : l’assistant n’a plus de manche à placer.")
+        raise CardsRefused(current, rules.Refusal.of(over))
+    return game, state, current
+
+
+def _live(
+    public_id: str, device_hash: str | None
+) -> tuple[TableRoundState, Assistant, rules.TableRound]:
+    _game, state, current = _open(public_id, device_hash)
+    if state is None or current.table is None:  # no rows laid for this round (dropped, never laid)
+        raise StaleStep(
+            current, rules.Refusal.of(rules.N_("Les rangées de cette manche ne sont pas posées."))
+        )
+    return state, current, current.table
+
+
+def lay_rows(
+    public_id: str, device_hash: str | None, number: int | None, cards: Sequence[int | None]
+) -> Assistant:
+    """Start the assistant's round `number` with the four cards that start the rows.
+
+    Raise StaleStep if the rows of that round are already laid, CardsRefused if the cards
+    cannot be (or the game is over), GameNotFound.
+    """
+    with UnitOfWork():
+        game, state, current = _open(public_id, device_hash)
+        if number != current.round_number or current.table is not None:
+            raise StaleStep(current, rules.Refusal.of(rules.N_("Ces rangées étaient déjà posées.")))
+        sheet = current.game.scoresheet
+        try:
+            starts = rules.check_cards(
+                cards, ROW_LABELS, players=len(sheet.players), pro=sheet.rules.pro
+            )
+        except rules.Refusal as refusal:
+            raise CardsRefused(current, refusal) from refusal
+        if state is not None:  # an earlier round's: this one replaces it
+            db.session.delete(state)
+            db.session.flush()
+        db.session.add(
+            TableRoundState(game_id=game.id, round_number=number, starts=list(starts), turns=[])
+        )
+        db.session.flush()
+        return Assistant(current.game, rules.TableRound(len(sheet.players), starts))
+
+
+def clear_rows(public_id: str, device_hash: str | None, number: int | None) -> Assistant:
+    """Pick the rows of round `number` up again, to lay them anew (a card mistyped), as long as
+    no turn is placed on them.
+
+    Raise StaleStep if there is nothing to pick up (already done) or turns are on the rows.
+    """
+    with UnitOfWork():
+        state, current, table = _live(public_id, device_hash)
+        if number != current.round_number or table.turns:
+            raise StaleStep(
+                current, rules.Refusal.of(rules.N_("Les rangées étaient déjà reprises."))
+            )
+        db.session.delete(state)
+        db.session.flush()
+        return Assistant(current.game, None)
+
+
+def place_cards(
+    public_id: str, device_hash: str | None, turn: int | None, cards: Sequence[int | None]
+) -> Assistant:
+    """Place turn `turn` from the card each player revealed (seat order), or stop at the card
+    whose player must choose a row.
+
+    Raise StaleStep if that turn is not the next one (a repeat), CardsRefused if a card cannot
+    be played.
+    """
+    with UnitOfWork():
+        state, current, table = _live(public_id, device_hash)
+        if table.waiting or table.is_complete or turn != current.next_turn:
+            raise StaleStep(current, rules.Refusal.of(rules.N_("Ce tour était déjà placé.")))
+        sheet = current.game.scoresheet
+        try:
+            played = rules.check_cards(
+                cards,
+                sheet.players,
+                players=len(sheet.players),
+                pro=sheet.rules.pro,
+                seen=table.cards_seen,
+            )
+        except rules.Refusal as refusal:
+            raise CardsRefused(current, refusal) from refusal
+        return _saved(state, current, table.with_turn(played))
+
+
+def choose_row(
+    public_id: str, device_hash: str | None, turn: int | None, row: int | None
+) -> Assistant:
+    """Let the player of the too-low card of turn `turn` take row `row` (1 to 4); the turn goes
+    on. Raise StaleStep if no card of that turn waits for a choice (already chosen: a repeat).
+    """
+    with UnitOfWork():
+        state, current, table = _live(public_id, device_hash)
+        if (
+            table.waiting is None
+            or turn != current.turn_count
+            or row is None
+            or not 1 <= row <= rules.ROWS
+        ):
+            raise StaleStep(current, rules.Refusal.of(rules.N_("Cette rangée était déjà choisie.")))
+        return _saved(state, current, table.with_choice(row - 1))
+
+
+def take_back_turn(public_id: str, device_hash: str | None, turn: int | None) -> Assistant:
+    """Take back turn `turn` if it is the last one (placed, or waiting for its choice), with its
+    choice. Raise StaleStep if it is not (already taken back: a repeat)."""
+    with UnitOfWork():
+        state, current, table = _live(public_id, device_hash)
+        if turn is None or turn < 1 or turn != current.turn_count:
+            raise StaleStep(current, rules.Refusal.of(rules.N_("Ce tour était déjà annulé.")))
+        saved = _saved(state, current, table.without_last_turn())
+        return Assistant(saved.game, saved.table, taken_back=table.turns[-1].cards)
+
+
+def _saved(state: TableRoundState, current: Assistant, table: rules.TableRound) -> Assistant:
+    # A new list, so that the JSON column is seen as changed.
+    state.turns = [{"cards": list(turn.cards), "row": turn.chosen_row} for turn in table.turns]
+    db.session.flush()
+    return Assistant(current.game, table)
+
+
+@dataclass(frozen=True)
+class RoundHelp:
+    """What the game page's round form gets from the assistant and the head counter."""
+
+    typed: list[str] | None = None
+    filled_by_assistant: bool = False
+    turns_in_progress: int = 0
+
+
+def round_help(game: SavedGame, device_hash: str | None, carried: Mapping[int, int]) -> RoundHelp:
+    """Return the heads to put in the round form of a game shown: the assistant's finished round,
+    then those the address carries by seat (from « Compter les têtes »). One statement."""
+    sheet = game.scoresheet
+    if sheet.is_over:
+        return RoundHelp()
+    state = db.session.scalars(
+        select(TableRoundState)
+        .join(Game, Game.id == TableRoundState.game_id)
+        .where(Game.public_id == game.public_id, Game.device_hash == device_hash)
+    ).one_or_none()
+    current = _assistant(game, state)
+    typed: list[str] = [""] * len(sheet.players)
+    finished = current.table is not None and current.table.is_complete
+    if current.table is not None and finished:
+        typed = [str(value) for value in current.table.heads_taken]
+    for seat, heads in carried.items():
+        typed[seat] = str(heads)
+    return RoundHelp(
+        typed if any(typed) else None,
+        finished,
+        current.turn_count if current.table and not finished else 0,
+    )

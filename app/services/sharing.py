@@ -1,0 +1,74 @@
+"""Following a game from other phones: its follow address, made, revoked, and read by anyone.
+
+The follow address carries its own random token (128 bits, like a game's id, but another one):
+knowing it shows the game read-only; it never lets anyone write, and it says nothing of the
+device. Stopping the share forgets the token, so the old address answers 404 for good.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from app.platform.extensions import db
+from app.services import games
+from app.services.unit_of_work import UnitOfWork
+from app.storage.models import Game, new_public_id
+
+
+def follow_token(public_id: str, device_hash: str | None) -> str | None:
+    """Return the device's game's follow token while it is shared, else None (GameNotFound)."""
+    return games.load_game(public_id, device_hash).follow_token
+
+
+def share_game(public_id: str, device_hash: str | None) -> str:
+    """Give the device's game a follow address, or keep the one it has; return its token.
+
+    Sharing twice (a double tap) keeps the address the others already opened. The game's
+    version does not change: the scores did not, and an edit form opened before stays valid.
+    """
+    with UnitOfWork():
+        game = games.load_game(public_id, device_hash, for_update=True)
+        if game.follow_token is None:
+            game.follow_token = new_public_id()
+        return game.follow_token
+
+
+def stop_sharing(public_id: str, device_hash: str | None) -> None:
+    """Revoke the device's game's follow address: it answers 404 from now on."""
+    with UnitOfWork() as work:
+        game = games.load_game(public_id, device_hash, for_update=True)
+        work.announce(game)  # while it has its token: its followers see the share end
+        game.follow_token = None
+
+
+def _valid(token: str) -> bool:
+    return games.PUBLIC_ID.fullmatch(token) is not None
+
+
+def followed_game(token: str) -> games.SavedGame:
+    """Return the game shared under this token, or raise GameNotFound."""
+    game = (
+        db.session.scalars(
+            select(Game).where(Game.follow_token == token).options(*games.with_sheets())
+        ).one_or_none()
+        if _valid(token)
+        else None
+    )
+    if game is None:
+        raise games.GameNotFound(token)
+    return games.SavedGame.of(game)
+
+
+def followed_version(token: str) -> tuple[int, int]:
+    """Return (game id, version) of the game shared under this token (one indexed read), or
+    raise GameNotFound. A follower that already has this version needs nothing else (a 304)."""
+    found = (
+        db.session.execute(
+            select(Game.id, Game.version).where(Game.follow_token == token)
+        ).one_or_none()
+        if _valid(token)
+        else None
+    )
+    if found is None:
+        raise games.GameNotFound(token)
+    return found.id, found.version

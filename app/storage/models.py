@@ -1,0 +1,139 @@
+"""The tables: games, their players, rounds and the heads each player took in each round."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from app import rules
+from app.platform.extensions import Base, db
+
+# Flask-SQLAlchemy makes db.Model at run time from Base; type checkers only know Base.
+if TYPE_CHECKING:
+    Model = Base
+else:
+    Model = db.Model
+
+
+def new_public_id() -> str:
+    """Return a random id for URLs: ~128 bits, so game addresses cannot be guessed or counted.
+
+    It starts with a letter or digit: a leading « - » would read as a formula in a spreadsheet
+    (the CSV export then has to quote it) and looks like an option on a command line.
+    """
+    while True:
+        public_id = secrets.token_urlsafe(16)
+        if public_id[0].isalnum():
+            return public_id
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Game(Model):
+    __tablename__ = "game"
+    __table_args__ = (
+        Index("ix_game_device_recent", "device_hash", "created_at", "id"),
+        Index("ix_game_device_origin", "device_hash", "origin_id"),
+        Index("ix_game_device_creation_key", "device_hash", "creation_key", unique=True),
+        Index("ix_game_follow_token", "follow_token", unique=True),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(32), unique=True, default=new_public_id)
+    device_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    end_rule: Mapped[str] = mapped_column(String(16), default=rules.EndRule.ABOVE.value)
+    limit: Mapped[int] = mapped_column("head_limit", default=rules.DEFAULT_LIMIT)
+    round_count: Mapped[int | None]
+    pro: Mapped[bool] = mapped_column(default=False)
+    # Bumped by every change, so an edit made from a stale page (another tab) can be refused.
+    version: Mapped[int] = mapped_column(default=1, server_default="1")
+    # The id the game had where it was exported from, so that importing it twice adds it once.
+    origin_id: Mapped[str | None] = mapped_column(String(64))
+    # The key of the form (or of the rematch) that created the game: sending it twice, by a double
+    # tap or a retry, finds this game instead of starting a second one.
+    creation_key: Mapped[str | None] = mapped_column(String(64))
+    # The read-only follow address (/suivre/<token>) while the game is shared, else None.
+    follow_token: Mapped[str | None] = mapped_column(String(32))
+
+    # The rounds « Annuler la manche » removed, last cancelled last, so that « Rétablir la
+    # manche N » can put them back; a new round recorded by hand empties it. NULL: none.
+    cancelled_rounds: Mapped[list[list[int]] | None] = mapped_column(JSON)
+
+    players: Mapped[list[Player]] = relationship(
+        back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"
+    )
+    rounds: Mapped[list[Round]] = relationship(
+        back_populates="game", order_by="Round.number", cascade="all, delete-orphan"
+    )
+
+    @property
+    def game_rules(self) -> rules.GameRules:
+        return rules.GameRules(
+            end=rules.EndRule(self.end_rule),
+            limit=self.limit,
+            round_count=self.round_count,
+            pro=self.pro,
+        )
+
+    @property
+    def scoresheet(self) -> rules.Scoresheet:
+        return rules.Scoresheet(
+            tuple(player.name for player in self.players),
+            tuple(tuple(round_.heads) for round_ in self.rounds),
+            self.game_rules,
+        )
+
+
+class Player(Model):
+    __tablename__ = "player"
+    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    seat: Mapped[int]
+    name: Mapped[str] = mapped_column(String(rules.MAX_NAME_LENGTH))
+
+    game: Mapped[Game] = relationship(back_populates="players")
+
+
+class Round(Model):
+    """One validated round: the heads each player took, in seat order, stored in one row.
+
+    One row per round keeps a round atomic (it is there whole or not at all) and lets a round be
+    recorded with a single INSERT.
+    """
+
+    __tablename__ = "round"
+    # The database itself refuses a second round with the same number: the last guard against a
+    # double tap or a retried request recording a round twice.
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    heads: Mapped[list[int]] = mapped_column(JSON)
+
+    game: Mapped[Game] = relationship(back_populates="rounds")
+
+
+class TableRoundState(Model):
+    """The table assistant's round for a game: the row starts and the turns placed so far.
+
+    One per game, for the round it was started for; the turns are replayed by app.rules, so the
+    stored state is only what the table typed and chose: [{"cards": [...], "row": k or null}].
+    """
+
+    __tablename__ = "table_round"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), unique=True)
+    round_number: Mapped[int]
+    starts: Mapped[list[int]] = mapped_column(JSON)
+    turns: Mapped[list[dict]] = mapped_column(JSON)

@@ -1,0 +1,120 @@
+"""Error pages in the person's language: what went wrong and the way back, never a stack trace."""
+
+import math
+import time
+from datetime import timedelta
+
+from flask import Flask, render_template
+from flask.globals import request_ctx
+from flask_babel import format_timedelta
+from flask_babel import gettext as _
+from flask_limiter import RateLimitExceeded
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+from app.services.games import GameNotFound
+
+
+def _messages() -> dict[int, tuple[str, str]]:
+    # Built for each error, not at import time: each text is in the language of the request.
+    return {
+        400: (_("Requête refusée"), _("Le formulaire envoyé est incomplet ou invalide.")),
+        404: (
+            _("Page introuvable"),
+            _("Cette page n’existe pas, ou cette partie appartient à un autre appareil."),
+        ),
+        405: (_("Action impossible"), _("Cette adresse ne s’utilise pas ainsi.")),
+        413: (_("Envoi trop gros"), _("Ce qui a été envoyé dépasse la taille permise.")),
+        429: (
+            _("Doucement !"),
+            _("Trop de demandes en peu de temps : patientez un instant puis réessayez."),
+        ),
+        500: (
+            _("Oups, une erreur"),
+            _("Une erreur est survenue de notre côté. Rien n’a été perdu : réessayez."),
+        ),
+    }
+
+
+def _csrf_messages() -> dict[str, str]:
+    """Say what Flask-WTF found wrong (CSRFError.description, in English) as it is."""
+    return {
+        "The CSRF token is missing.": _(
+            "Ce formulaire n’a pas de jeton de sécurité (il ne vient pas d’une page du compteur)."
+        ),
+        "The CSRF session token is missing.": _(
+            "Ce navigateur n’a plus la session qui garde les jetons de sécurité (cookies "
+            "effacés, ou bloqués pour ce site)."
+        ),
+        "The CSRF token is invalid.": _("Le jeton de sécurité du formulaire n’est pas valable."),
+        "The CSRF tokens do not match.": _(
+            "Ce formulaire vient d’une page ouverte dans une autre session de ce navigateur (ses "
+            "cookies ont changé depuis)."
+        ),
+        "The CSRF token has expired.": _("Le formulaire a expiré."),
+        "The referrer header is missing.": _(
+            "Votre navigateur n’a pas dit de quelle page vient ce formulaire (en-tête Referer "
+            "absent : un réglage de confidentialité ou une extension le retire). Sur une "
+            "connexion sécurisée, le compteur en a besoin pour savoir que le formulaire vient "
+            "bien de lui : autorisez-le pour ce site."
+        ),
+        "The referrer does not match the host.": _(
+            "Ce formulaire a été envoyé depuis une autre adresse que celle du compteur."
+        ),
+    }
+
+
+def wait_in_words(seconds: float) -> str:
+    """Say a wait in the page's language, rounded: « 40 secondes », « 12 minutes », « 1 heure »."""
+    wait = timedelta(seconds=max(1, math.ceil(seconds)))
+    return str(format_timedelta(wait, threshold=1))
+
+
+def render_error(status: int, detail: str | None = None):
+    title, text = _messages().get(
+        status, (_("Erreur %(status)s", status=status), _("La demande n’a pas abouti."))
+    )
+    return render_template("error.html", status=status, title=title, text=detail or text), status
+
+
+def init_app(app: Flask) -> None:
+    @app.errorhandler(CSRFError)
+    def csrf_error(error: CSRFError):
+        said = _csrf_messages().get(
+            error.description or "", _("Le formulaire n’a pas pu être vérifié.")
+        )
+        again = _("Rechargez la page et recommencez : rien n’a été enregistré.")
+        return render_error(400, f"{said} {again}")
+
+    @app.errorhandler(RateLimitExceeded)
+    def rate_limited(_error: RateLimitExceeded):
+        from app.platform.extensions import limiter
+
+        reached = limiter.current_limit
+        wait = wait_in_words(reached.reset_at - time.time() if reached else 60)
+        return render_error(
+            429,
+            _(
+                "Trop de demandes en peu de temps depuis cet appareil ou cette adresse : rien "
+                "n’a été enregistré. Réessayez dans %(wait)s.",
+                wait=wait,
+            ),
+        )
+
+    @app.errorhandler(GameNotFound)
+    def game_not_found(_error: GameNotFound):
+        return render_error(404)
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException):
+        if request_ctx.url_adapter is None:  # a Host not in TRUSTED_HOSTS: no page can be built
+            return _("Requête refusée : ce site ne répond pas à cette adresse."), error.code or 400
+        return render_error(error.code or 500)
+
+    @app.errorhandler(Exception)
+    def unexpected_error(error: Exception):
+        app.logger.exception("Unexpected error", exc_info=error)
+        from app.platform.extensions import db
+
+        db.session.rollback()
+        return render_error(500)

@@ -1,0 +1,67 @@
+"""Template filters: lists of names and local dates, in the language of the page."""
+
+from collections.abc import Iterable
+from datetime import datetime
+
+from babel.dates import format_skeleton, format_time, get_datetime_format
+from babel.lists import format_list
+from flask import Flask
+from flask_babel import get_locale, to_user_timezone
+from markupsafe import Markup, escape
+
+from app import rules
+from app.rules import Scoresheet
+from app.web.chart import score_chart
+
+
+def names_list(names: Iterable[str]) -> Markup:
+    """Join names as the language does: « Alice, Bob et Carla », “Alice, Bob, and Carla”
+    (each name escaped, its markup — <bdi> — kept)."""
+    return Markup(format_list([escape(name) for name in names], locale=get_locale()))
+
+
+def bdi(name: str) -> Markup:
+    """Show a name isolated from the text around it: a name ending in U+202E (right-to-left
+    override) or written right to left cannot reorder what follows it."""
+    return Markup("<bdi>{}</bdi>").format(name)
+
+
+def isolated(name: str) -> str:
+    """Isolate a name in plain text, where no markup goes (a page's title): between U+2068
+    (first strong isolate) and U+2069 (pop isolate)."""
+    return f"\u2068{name}\u2069"
+
+
+def player_name(seat: int, sheet: Scoresheet) -> str:
+    return sheet.players[seat]
+
+
+def total_of(seat: int, sheet: Scoresheet) -> int:
+    return sheet.totals[seat]
+
+
+def local_datetime(moment: datetime) -> str:
+    """Show a stored UTC time in the players' time zone: « 29 nov. 2026, 21:05 »."""
+    # Babel's medium date and time, without the seconds: each language orders them its own way.
+    try:
+        local = to_user_timezone(moment)
+    except OverflowError:  # a date at the edge of the calendar (imports refuse them since)
+        local = moment
+    locale = get_locale()
+    return (
+        str(get_datetime_format("medium", locale=locale))
+        .replace("{1}", format_skeleton("yMMMd", local, locale=locale))
+        .replace("{0}", format_time(local, "short", locale=locale))
+    )
+
+
+def init_app(app: Flask) -> None:
+    # The rule values pages state (2 to 10 players, 66, the ranges) come from the rules alone.
+    app.jinja_env.globals["rules"] = rules
+    app.add_template_filter(names_list)
+    app.add_template_filter(bdi)
+    app.add_template_filter(isolated)
+    app.add_template_filter(player_name)
+    app.add_template_filter(total_of)
+    app.add_template_filter(local_datetime)
+    app.add_template_filter(score_chart)

@@ -1,0 +1,201 @@
+"""Sharing a game and following it: the share page of the scoring phone, the read-only follow page.
+
+The follow page is live through Server-Sent Events (static/follow.js opens an EventSource on
+/suivre/<token>/direct): each change of the game is pushed within milliseconds of its commit, by
+app/live.py, to followers on any worker or replica. A browser without EventSource polls the page
+instead (If-None-Match → 304 from one indexed read). The figures that chose held streams over
+polling are in docs/performance.md (« Following »).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import segno
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    stream_with_context,
+    url_for,
+)
+from flask.typing import ResponseReturnValue
+from flask_babel import get_locale
+from flask_babel import gettext as _
+
+from app.platform import live, rate_limits
+from app.platform.devices import current_device_hash
+from app.platform.extensions import db, limiter
+from app.services import games, sharing
+from app.web.errors import render_error
+from app.web.htmx import is_htmx, vary_on_htmx
+
+bp = Blueprint("follow", __name__)
+
+# A phone polls every POLL_SECONDS: 30 asks a minute; a table of ten behind one address, 300.
+FOLLOW_LIMIT = "600 per minute"
+POLL_SECONDS = 2.0  # browsers without EventSource only
+HEARTBEAT_SECONDS = 20.0  # on average; well inside proxies' read timeouts (nginx.conf: 1 h)
+# Streams one process holds at most: fewer than its threads (gunicorn.conf.py, 32 by default).
+MAX_STREAMS = 24
+# Its own generator: a stream's thread must not move the random module's shared state (tests
+# that replay their draws from it, as Hypothesis does, would see it move under them).
+_spread = random.Random()
+
+
+def _follow_limit() -> str:
+    return current_app.config.get("RATELIMIT_FOLLOW", FOLLOW_LIMIT)
+
+
+def _follow_key() -> str:
+    # Per follow address and client address: one shared game polled hard cannot starve another.
+    return f"suivre:{request.remote_addr}:{(request.view_args or {}).get('token', '')}"
+
+
+@bp.get("/parties/<public_id>/partage")
+def share_page(public_id: str) -> str:
+    """Show the game's follow address, its QR code and the way to stop sharing, or to start."""
+    token = sharing.follow_token(public_id, current_device_hash())
+    address = url_for("follow.follow", token=token, _external=True) if token else None
+    qr = segno.make(address, error="m").svg_data_uri(scale=6, border=2) if address else None
+    return render_template("follow/share.html", public_id=public_id, address=address, qr=qr)
+
+
+@bp.post("/parties/<public_id>/partage")
+@rate_limits.writes
+def share(public_id: str) -> ResponseReturnValue:
+    """Give the game a follow address (or keep the one it has) and show it."""
+    sharing.share_game(public_id, current_device_hash())
+    return redirect(url_for("follow.share_page", public_id=public_id), 303)
+
+
+@bp.post("/parties/<public_id>/partage/arreter")
+@rate_limits.writes
+def stop_sharing(public_id: str) -> ResponseReturnValue:
+    """Revoke the follow address: whoever has it sees nothing more."""
+    sharing.stop_sharing(public_id, current_device_hash())
+    flash(_("Partage arrêté : l’adresse de suivi ne montre plus cette partie."), "info")
+    return redirect(url_for("follow.share_page", public_id=public_id), 303)
+
+
+@bp.get("/suivre/<token>")
+@limiter.limit(_follow_limit, key_func=_follow_key)
+def follow(token: str) -> ResponseReturnValue:
+    """Show a shared game read-only; answer 304 when the follower already has this version."""
+    try:
+        _game_id, version = sharing.followed_version(token)
+        if request.if_none_match.contains_weak(_etag(version)):
+            response = current_app.response_class(status=304)
+        else:
+            found = sharing.followed_game(token)
+            template = "follow/_follow.html" if is_htmx() else "follow/follow.html"
+            response = current_app.make_response(_render_follow(template, token, found))
+            version = found.version
+    except games.GameNotFound:
+        response = current_app.make_response(render_error(404, _stopped()))
+    else:
+        response.set_etag(_etag(version), weak=True)
+    return vary_on_htmx(_private(response))
+
+
+@bp.get("/suivre/<token>/direct")
+@limiter.limit(_follow_limit, key_func=_follow_key)
+def live_updates(token: str) -> ResponseReturnValue:
+    """Stream the game's live part each time it changes (Server-Sent Events), until the share
+    stops. The stream holds a thread, not a worker: gunicorn runs gthread workers."""
+    try:
+        game_id, _version = sharing.followed_version(token)
+    except games.GameNotFound:
+        return _private(current_app.make_response(render_error(404, _stopped())))
+    if live.hub().streams >= current_app.config.get("FOLLOW_MAX_STREAMS", MAX_STREAMS):
+        # Every thread holding a stream would leave none for the scoring phones: poll instead.
+        response = current_app.make_response(
+            render_error(503, _("Trop de téléphones suivent cette partie."))
+        )
+        response.headers["Retry-After"] = "30"
+        return _private(response)
+    # The version the follower has: the page's own at first, the last event's after a reconnect.
+    known = request.headers.get("Last-Event-ID") or request.args.get("depuis", "")
+    heartbeat = current_app.config.get("FOLLOW_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS)
+
+    db.session.close()  # end this read: the stream's own reads must see later commits
+
+    def events() -> Iterator[str]:
+        # At once, so the stream opens before anything changes; reconnect quickly if cut.
+        yield "retry: 2000\n\n"
+        with live.hub().watching(game_id) as watch:
+            seen = known
+            changed = True  # look once at first: the game may have moved since the page was drawn
+            while True:
+                if changed:
+                    try:
+                        version, event = _event(token, game_id)
+                    except games.GameNotFound:
+                        yield "event: fin\ndata: arrêté\n\n"
+                        return
+                    finally:
+                        db.session.close()  # hand the connection back while waiting
+                    if version != seen:
+                        seen = version
+                        yield event
+                # Only a change heard of is read: waiting and heartbeats never touch the database.
+                # Heartbeats spread at random: streams opened together must not all wake together.
+                changed = watch.wait(heartbeat * _spread.uniform(0.5, 1.5))
+                if not changed:
+                    # A comment line: finds connections closed by the phone, keeps proxies open.
+                    yield ": toujours là\n\n"
+
+    response = current_app.response_class(
+        stream_with_context(events()),
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
+    return _private(response)
+
+
+def _stopped() -> str:
+    return _("Ce lien de suivi n’existe pas, ou le partage de cette partie a été arrêté.")
+
+
+def _event(token: str, game_id: int) -> tuple[str, str]:
+    """Return the game's version and its live part as an event, drawn once per version and
+    process however many follow it (one indexed read when it is drawn already)."""
+    _game_id, version = sharing.followed_version(token)
+    drawn = live.hub().drawn
+    key = (game_id, str(get_locale()))  # followers of one game may read different languages
+    if drawn.get(key, (None, 0))[:2] != (token, version):
+        found = sharing.followed_game(token)
+        part = _render_follow("follow/_follow.html", token, found)
+        data = "".join(f"data: {line}\n" for line in part.splitlines())
+        drawn[key] = (token, found.version, f"event: partie\nid: {found.version}\n{data}\n")
+        version = found.version
+    return str(version), drawn[key][2]
+
+
+def _render_follow(template: str, token: str, found: games.SavedGame) -> str:
+    return render_template(
+        template,
+        part_etag=f'W/"{_etag(found.version, part=True)}"',
+        version=found.version,
+        stream_url=url_for("follow.live_updates", token=token, depuis=found.version),
+        sheet=found.scoresheet,
+        read_only=True,
+        poll_ms=int(current_app.config.get("FOLLOW_POLL_SECONDS", POLL_SECONDS) * 1000),
+    )
+
+
+def _private(response: Response) -> Response:
+    response.headers["Referrer-Policy"] = "no-referrer"  # the address is the key: never pass it on
+    response.headers["X-Robots-Tag"] = "noindex"
+    return response
+
+
+def _etag(version: int, part: bool | None = None) -> str:
+    # The page and its live part are two representations of one version: two tags. Weak tags,
+    # since Flask-Compress rewrites strong ones per encoding (and If-None-Match compares weakly).
+    return f"v{version}-part" if (is_htmx() if part is None else part) else f"v{version}"

@@ -1,0 +1,215 @@
+"""The forms people fill in, parsed with WTForms: typed text becomes numbers here, and what the
+numbers may be is decided in app.rules.
+
+CSRF is checked for every POST by CSRFProtect (see create_app), so these are plain forms.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from wtforms import BooleanField, FieldList, Form, HiddenField, StringField
+
+from app import rules
+from app.rules import N_, Message
+
+INITIAL_NAME_FIELDS = 2  # the contract: at least two name fields at first
+CREATION_KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what secrets.token_urlsafe gives, and fits
+LONGEST_NUMBER = 6  # digits: far more than any head count, limit or round count
+SEPARATORS = re.compile(r"[\s,;]+")  # between the cards of a pile: spaces, commas
+
+
+def whole_number(typed: str | None) -> int | None:
+    """Return the whole number a person typed (ASCII digits, spaces around), or None."""
+    text = (typed or "").strip()
+    if not text or not (text.isascii() and text.isdigit()):
+        return None
+    digits = text.lstrip("0") or "0"
+    # Keeps int() away from huge strings: such a number is refused as too big anyway.
+    return int(digits) if len(digits) <= LONGEST_NUMBER else 10**LONGEST_NUMBER
+
+
+class NewGameForm(Form):
+    players = FieldList(
+        StringField(), min_entries=INITIAL_NAME_FIELDS, max_entries=rules.MAX_PLAYERS + 5
+    )
+    end = StringField(default="above")  # above, at_or_above, other_limit or rounds (radios)
+    limit = StringField(default="")
+    round_count = StringField(default="")
+    pro = BooleanField()
+    key = HiddenField()  # one per form shown: the same form sent twice starts one game
+
+    def creation_key(self) -> str | None:
+        """Return the form's key, None if blank, or raise rules.Refusal for a key the page did
+        not give (it would be stored, and PostgreSQL refuses a NUL byte outright)."""
+        key = self.key.data or ""
+        if not key:
+            return None
+        if not CREATION_KEY.fullmatch(key):
+            raise rules.Refusal.of(N_("Le formulaire envoyé est incomplet ou invalide."))
+        return key
+
+    def typed_names(self) -> list[str]:
+        return [entry.data or "" for entry in self.players]
+
+    def game_rules(self) -> rules.GameRules:
+        """Return the end rule chosen, or raise rules.Refusal keyed by the field in error."""
+        pro = bool(self.pro.data)
+        question = self._number_under_another_rule()
+        if question:
+            raise rules.Refusal(question)
+        match self.end.data:
+            case "at_or_above":
+                return rules.GameRules(end=rules.EndRule.AT_OR_ABOVE, pro=pro)
+            case "other_limit":
+                low, high = rules.LIMIT_RANGE
+                limit = whole_number(self.limit.data)
+                if limit is None or not low <= limit <= high:
+                    wanted = N_(
+                        "Choisissez une limite de %(low)s à %(high)s têtes.", low=low, high=high
+                    )
+                    raise rules.Refusal({"limit": wanted})
+                return rules.GameRules(limit=limit, pro=pro)
+            case "rounds":
+                low, high = rules.ROUND_COUNT_RANGE
+                count = whole_number(self.round_count.data)
+                if count is None or not low <= count <= high:
+                    wanted = N_("Choisissez de %(low)s à %(high)s manches.", low=low, high=high)
+                    raise rules.Refusal({"round_count": wanted})
+                return rules.GameRules(end=rules.EndRule.ROUNDS, round_count=count, pro=pro)
+            case _:
+                return rules.GameRules(pro=pro)
+
+    def _number_under_another_rule(self) -> dict[str, Message]:
+        """Ask which rule was meant when a limit or a round count was typed under another
+        option (without JavaScript nothing checks the option for the person)."""
+        typed = {
+            "limit": ("other_limit", self.limit.data),
+            "round_count": ("rounds", self.round_count.data),
+        }
+        for field, (option, text) in typed.items():
+            if (text or "").strip() and (self.end.data or "above") != option:
+                return {
+                    field: N_(
+                        "Vous avez tapé %(typed)s ici, mais une autre fin de partie est cochée :"
+                        " cochez l’option de ce champ pour l’appliquer, ou videz-le.",
+                        typed=text.strip()[:6],
+                    )
+                }
+        return {}
+
+
+class HeadsForm(Form):
+    """One field per seat (`heads-0`, `heads-1` …) holding the heads a player took."""
+
+    heads = FieldList(StringField(), max_entries=rules.MAX_PLAYERS)
+
+    def __init__(self, formdata: Any = None, **kwargs: Any) -> None:
+        super().__init__(formdata, **kwargs)
+        # WTForms renumbers what it finds (heads-0, heads-7 become two seats in a row): keep
+        # what was sent, so that a hand-made request is refused rather than guessed.
+        sent = [key for key in (formdata or {}) if key.startswith("heads-")]
+        self.seats_sent = sorted(sent) == sorted(f"heads-{s}" for s in range(len(sent))) and all(
+            len(formdata.getlist(key)) == 1 for key in sent
+        )
+
+    def typed(self) -> list[str]:
+        """Return the text of each field as typed, to show it again."""
+        return [entry.data or "" for entry in self.heads]
+
+    def heads_taken(self) -> list[int]:
+        """Return the heads per seat — a blank field counts as 0 — or raise rules.Refusal
+        naming the fields that do not hold a whole number."""
+        if not self.seats_sent:
+            raise rules.Refusal.of(
+                N_("Ce formulaire ne correspond pas à la partie : rechargez la page.")
+            )
+        values: list[int] = []
+        errors: dict[int, Message] = {}
+        for seat, text in enumerate(self.typed()):
+            value = 0 if not text.strip() else whole_number(text)
+            if value is None:
+                errors[seat] = N_(
+                    "« %(typed)s » n’est pas un nombre entier de têtes.", typed=text.strip()[:20]
+                )
+            else:
+                values.append(value)
+        if errors:
+            raise rules.Refusal(errors)
+        return values
+
+
+class RoundForm(HeadsForm):
+    number = HiddenField()  # the round this form records: a repeat records nothing
+
+    def round_number(self) -> int | None:
+        return whole_number(self.number.data)
+
+
+class CancelRoundForm(Form):
+    number = HiddenField()  # the round this form removes: a repeat removes nothing
+
+    def round_number(self) -> int | None:
+        return whole_number(self.number.data)
+
+
+class RestoreRoundForm(CancelRoundForm):
+    """The round this form puts back: a repeat puts back nothing."""
+
+
+class EditRoundForm(HeadsForm):
+    version = HiddenField()  # the game's version when the form was shown
+
+    def game_version(self) -> int | None:
+        return whole_number(self.version.data)
+
+
+def typed_fields(formdata: Mapping[str, str], prefix: str, count: int) -> list[str]:
+    """Return the text of fields `prefix-0` … `prefix-(count - 1)` as typed, to show it again."""
+    return [(formdata.get(f"{prefix}-{index}") or "")[:20] for index in range(count)]
+
+
+def cards_typed(typed: Sequence[str]) -> list[int | None]:
+    """Return the number in each field (None for a blank one), or raise rules.Refusal naming the
+    fields that hold something else."""
+    errors = {
+        index: N_("« %(typed)s » n’est pas un numéro de carte.", typed=text.strip())
+        for index, text in enumerate(typed)
+        if text.strip() and whole_number(text) is None
+    }
+    if errors:
+        raise rules.Refusal(errors)
+    return [whole_number(text) for text in typed]
+
+
+def pile_typed(text: str) -> list[int]:
+    """Return the numbers of a text such as « 55 10, 23 » (spaces, commas), or raise
+    rules.Refusal naming each word that is not a number."""
+    words = [word for word in SEPARATORS.split(text) if word]
+    errors = [
+        N_("« %(typed)s » n’est pas un numéro de carte.", typed=word[:20])
+        for word in words
+        if whole_number(word) is None
+    ]
+    if errors:
+        raise rules.Refusal({}, errors)
+    return [number for word in words if (number := whole_number(word)) is not None]
+
+
+def step_number(typed: str | None) -> int | None:
+    """Return the number of a step a form carries (a round, a turn, a row), or None."""
+    return whole_number(typed)
+
+
+def carried_heads(args: Mapping[str, str], players: int) -> dict[int, int]:
+    """Return the heads a round form carries in an address (`heads-2=5`), by seat: those the
+    count of a pile reports, and those typed before « Compter les têtes », kept on the way.
+    Anything but a whole number of at most three digits is left out (the form checks the rest)."""
+    carried: dict[int, int] = {}
+    for seat in range(players):
+        typed = args.get(f"heads-{seat}", "")
+        if typed.isascii() and typed.isdigit() and len(typed) <= 3:
+            carried[seat] = int(typed)
+    return carried

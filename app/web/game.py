@@ -1,0 +1,296 @@
+"""The pages and actions of the counter: read the request, call the service, render or redirect."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask.blueprints import BlueprintSetupState
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+from werkzeug.datastructures import MultiDict
+from werkzeug.routing import BaseConverter
+
+from app import rules
+from app.platform import rate_limits
+from app.platform.devices import claim_device, current_device_hash
+from app.platform.extensions import db, limiter
+from app.services import games, round_assistant
+from app.web.forms import (
+    CancelRoundForm,
+    EditRoundForm,
+    NewGameForm,
+    RestoreRoundForm,
+    RoundForm,
+    carried_heads,
+)
+from app.web.htmx import is_htmx, vary_on_htmx
+from app.web.refusals import said, shown
+
+bp = Blueprint("counter", __name__)
+
+
+class RoundNumber(BaseConverter):
+    """A round number in an address: ASCII digits only, as the forms read them (Werkzeug's int
+    converter also takes « １ » or « ١ »)."""
+
+    regex = r"[0-9]{1,6}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int) -> str:
+        return str(int(value))
+
+
+@bp.record_once
+def _add_converters(state: BlueprintSetupState) -> None:
+    state.app.url_map.converters["round"] = RoundNumber
+
+
+@bp.get("/")
+def home() -> str:
+    """Show the way to a new game, the game in progress and past games."""
+    return render_template("game/home.html", game=games.game_in_progress(current_device_hash()))
+
+
+@bp.get("/parties/nouvelle")
+def new_game() -> str:
+    """Show the form that seats the players."""
+    form = NewGameForm(data={"key": secrets.token_urlsafe(16)})
+    return render_template("game/new_game.html", form=form, refusal=None, focus=None)
+
+
+@bp.post("/parties")
+@rate_limits.game_creations
+def create_game() -> ResponseReturnValue:
+    """Start a game with the names typed, or show the form again with what is wrong."""
+    form = NewGameForm(request.form)
+    if "ajouter" in request.form:
+        form, focus = _with_one_more_field(form)
+        return _new_game_form(form, status=200, focus=focus)
+    try:
+        game = games.start_game(
+            claim_device(), form.typed_names(), form.game_rules(), form.creation_key()
+        )
+    except rules.Refusal as refusal:  # the form's own, or names that cannot sit at a table
+        return _new_game_form(form, refusal, status=422)
+    return _go_to(url_for("counter.game", public_id=game.public_id))
+
+
+def _go_to(url: str) -> ResponseReturnValue:
+    """Send the browser to another page: a 303 for a plain form, a full navigation for htmx."""
+    if is_htmx():
+        # htmx would follow a 303 inside fetch and swap the whole next page into the form.
+        return current_app.response_class(status=200, headers={"HX-Redirect": url})
+    return redirect(url, 303)
+
+
+def _with_one_more_field(form: NewGameForm) -> tuple[NewGameForm, str | None]:
+    """Return the same form with one more empty name field (up to the most players allowed),
+    and the name of that field, to focus it."""
+    count = len(form.players.entries)
+    if count >= rules.MAX_PLAYERS:
+        return form, None
+    data = MultiDict(request.form)
+    data[f"players-{count}"] = ""
+    return NewGameForm(data), f"players-{count}"
+
+
+def _new_game_form(
+    form: NewGameForm,
+    refusal: rules.Refusal | None = None,
+    *,
+    status: int,
+    focus: str | None = None,
+) -> tuple[str, int]:
+    template = "game/_new_game_form.html" if is_htmx() else "game/new_game.html"
+    page = render_template(template, form=form, refusal=shown(refusal), focus=focus)
+    return page, status
+
+
+@bp.get("/parties/<public_id>")
+def game(public_id: str) -> Response:
+    """Show a game: scores, the round sheet, and the entry form or the result."""
+    found = games.find_game(public_id, current_device_hash())
+    # The round form may come filled in: by a finished assistant round, or a count of a pile.
+    carried = carried_heads(request.args, len(found.scoresheet.players))
+    helped = round_assistant.round_help(found, current_device_hash(), carried)
+    page = _game_page(found, round_help=helped, typed=helped.typed)
+    return vary_on_htmx(current_app.make_response(page))
+
+
+@bp.post("/parties/<public_id>/manches")
+@rate_limits.writes
+def add_round(public_id: str) -> ResponseReturnValue:
+    """Record the round typed, or show it again with what is wrong; a repeat records nothing."""
+    form = RoundForm(request.form)
+    try:
+        found = games.record_round(
+            public_id, current_device_hash(), form.round_number(), form.heads_taken()
+        )
+    except rules.Refusal as unreadable:  # the form's own: text that is not a number
+        found = games.find_game(public_id, current_device_hash())
+        return _refused(found, unreadable, form.typed())
+    except games.StaleRound as stale:
+        flash(said(stale.refusal), "info")
+        return _answer_write(stale.game)
+    except games.Refused as refused:  # heads that cannot be, or rounds cancelled elsewhere
+        status = 409 if isinstance(refused, games.SheetChanged) else 422
+        return _refused(refused.game, refused.refusal, form.typed(), status=status)
+    return _answer_write(found, announcement=_recorded(found))
+
+
+def _recorded(found: games.SavedGame) -> str | None:
+    """Say what a recorded round changed, for a screen reader after an htmx swap; the result
+    says it itself when the round ended the game."""
+    sheet = found.scoresheet
+    if sheet.is_over:
+        return None
+    standing = ", ".join(f"{line.name} {line.total}" for line in sheet.standings)
+    return _(
+        "Manche %(number)s enregistrée. Totaux : %(totals)s.",
+        number=len(sheet.rounds),
+        totals=standing,
+    )
+
+
+@bp.post("/parties/<public_id>/manches/annuler")
+@rate_limits.writes
+def cancel_round(public_id: str) -> ResponseReturnValue:
+    """Remove the last round (named in the form, so a repeat never removes two)."""
+    number = CancelRoundForm(request.form).round_number()
+    try:
+        found = games.cancel_round(public_id, current_device_hash(), number)
+    except games.StaleRound as stale:
+        flash(said(stale.refusal), "info")
+        return _answer_write(stale.game)
+    flash(
+        _("Manche %(number)s annulée ; « Rétablir la manche %(number)s » la remet.", number=number),
+        "info",
+    )
+    return _answer_write(found)
+
+
+@bp.post("/parties/<public_id>/manches/retablir")
+@rate_limits.writes
+def restore_round(public_id: str) -> ResponseReturnValue:
+    """Put back the last cancelled round (named in the form, so a repeat puts back nothing)."""
+    number = RestoreRoundForm(request.form).round_number()
+    try:
+        found = games.restore_round(public_id, current_device_hash(), number)
+    except games.Refused as refused:  # a repeat, or the game ended since
+        flash(said(refused.refusal), "info")
+        return _answer_write(refused.game)
+    flash(_("Manche %(number)s rétablie.", number=number), "info")
+    return _answer_write(found)
+
+
+@bp.get("/parties/<public_id>/supprimer")
+def delete_game_form(public_id: str) -> str:
+    """Ask before deleting a game for good."""
+    found = games.find_game(public_id, current_device_hash())
+    return render_template("game/delete_game.html", game=found, sheet=found.scoresheet)
+
+
+@bp.post("/parties/<public_id>/supprimer")
+@rate_limits.writes
+def delete_game(public_id: str) -> ResponseReturnValue:
+    """Delete a game, its rounds and its place in history and statistics."""
+    games.delete_game(public_id, current_device_hash())
+    flash(_("Partie supprimée."), "info")
+    return redirect(url_for("history.history"), 303)
+
+
+@bp.get("/parties/<public_id>/manches/<round:number>")
+def edit_round_form(public_id: str, number: int) -> ResponseReturnValue:
+    """Show a recorded round in a form, to correct it."""
+    found = games.find_game(public_id, current_device_hash())
+    if not 1 <= number <= len(found.scoresheet.rounds):
+        abort(404)
+    typed = [str(value) for value in found.scoresheet.rounds[number - 1]]
+    return _edit_form(found, number, typed)
+
+
+@bp.post("/parties/<public_id>/manches/<round:number>")
+@rate_limits.writes
+def edit_round(public_id: str, number: int) -> ResponseReturnValue:
+    """Save a corrected round, unless the game changed since the form was opened."""
+    form = EditRoundForm(request.form)
+    try:
+        games.edit_round(
+            public_id, current_device_hash(), number, form.game_version(), form.heads_taken()
+        )
+    except rules.Refusal as unreadable:  # the form's own: text that is not a number
+        found = games.find_game(public_id, current_device_hash())
+        return _edit_form(found, number, form.typed(), unreadable, status=422)
+    except games.Refused as refused:  # changed since the form was opened, or heads that cannot be
+        status = 409 if isinstance(refused, games.GameChanged) else 422
+        return _edit_form(refused.game, number, form.typed(), refused.refusal, status=status)
+    flash(_("Manche %(number)s modifiée.", number=number), "info")
+    return redirect(url_for("counter.game", public_id=public_id), 303)
+
+
+def _edit_form(
+    found: games.SavedGame,
+    number: int,
+    typed: list[str],
+    refusal: rules.Refusal | None = None,
+    status: int = 200,
+) -> tuple[str, int]:
+    page = render_template(
+        "game/edit_round.html",
+        game=found,
+        sheet=found.scoresheet,
+        number=number,
+        typed=typed,
+        refusal=shown(refusal),
+    )
+    return page, status
+
+
+@bp.post("/parties/<public_id>/revanche")
+@rate_limits.game_creations
+def rematch(public_id: str) -> ResponseReturnValue:
+    """Start a new game with the same players and rules."""
+    new = games.rematch(public_id, current_device_hash())
+    return redirect(url_for("counter.game", public_id=new.public_id), 303)
+
+
+@bp.get("/healthz")
+@limiter.exempt
+def healthz() -> dict[str, str]:
+    """Answer 200 when the database answers."""
+    db.session.execute(db.text("SELECT 1"))
+    return {"status": "ok"}
+
+
+def _game_page(found: games.SavedGame, **context: Any) -> str:
+    """Render a game: its live part for htmx, the whole page otherwise."""
+    template = "game/_game_update.html" if is_htmx() else "game/game.html"
+    return render_template(template, game=found, sheet=found.scoresheet, **context)
+
+
+def _answer_write(found: games.SavedGame, announcement: str | None = None) -> ResponseReturnValue:
+    """Answer a write that went through: the game's live part for htmx, else a redirect."""
+    if not is_htmx():
+        return redirect(url_for("counter.game", public_id=found.public_id), 303)
+    return _game_page(found, focus_entry=True, announcement=announcement)
+
+
+def _refused(
+    found: games.SavedGame, refusal: rules.Refusal, typed: list[str], status: int = 422
+) -> tuple[str, int]:
+    """Show a refused round again with what is wrong and every value typed."""
+    return _game_page(found, typed=typed, refusal=shown(refusal)), status

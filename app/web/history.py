@@ -1,0 +1,101 @@
+"""The games kept on this phone: past games, statistics, export and import."""
+
+from __future__ import annotations
+
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+from flask_babel import ngettext
+
+from app.platform import rate_limits
+from app.platform.devices import claim_device, current_device_hash
+from app.services import games, transfer
+from app.services.statistics import player_stats, sorted_stats
+from app.web.refusals import ShownRefusal
+
+bp = Blueprint("history", __name__)
+
+
+@bp.get("/historique")
+def history() -> str:
+    """List this device's games, newest first, a page at a time."""
+    page = min(max(request.args.get("page", default=1, type=int) or 1, 1), 100_000)
+    result = games.history(current_device_hash(), page, current_app.config["HISTORY_PAGE_SIZE"])
+    return render_template("history/history.html", history=result)
+
+
+@bp.get("/statistiques")
+def statistics() -> str:
+    """Show per-player statistics over this device's finished games, sorted by a column."""
+    lines = player_stats(game.scoresheet for game in games.all_games(current_device_hash()))
+    lines, key, order = sorted_stats(lines, request.args.get("tri", ""), request.args.get("ordre"))
+    return render_template("history/statistics.html", lines=lines, sort=key, order=order)
+
+
+@bp.get("/parties/<public_id>/export.<any(csv, json):kind>")
+def export_game(public_id: str, kind: str) -> Response:
+    """Download one game as CSV (a spreadsheet) or JSON (to import elsewhere)."""
+    found = games.exported_game(public_id, current_device_hash())
+    stamp = found.created_at.strftime("%Y-%m-%d")
+    if kind == "csv":
+        return _download(transfer.game_csv(found), "text/csv", f"6-qui-prend-{stamp}.csv")
+    return _download(transfer.export_json([found]), "application/json", f"6-qui-prend-{stamp}.json")
+
+
+@bp.get("/historique/export.<any(csv, json):kind>")
+def export_all(kind: str) -> Response:
+    """Download all of this device's games, e.g. to move them to a new phone."""
+    found = games.all_games(current_device_hash())
+    if kind == "csv":
+        return _download(transfer.games_csv(found), "text/csv", "6-qui-prend-parties.csv")
+    return _download(transfer.export_json(found), "application/json", "6-qui-prend-parties.json")
+
+
+def _download(body: str, mimetype: str, filename: str) -> Response:
+    response = current_app.response_class(body, mimetype=mimetype)
+    response.headers.set("Content-Disposition", "attachment", filename=filename)
+    # A device's games: never kept by a shared cache, nor left on disk by the browser.
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
+
+
+@bp.post("/historique/import")
+@rate_limits.writes
+def import_games() -> ResponseReturnValue:
+    """Add the games of an exported file; all of them or, if one is wrong, none."""
+    upload = request.files.get("fichier")
+    data = upload.read() if upload else b""
+    try:
+        if not data:
+            raise transfer.ImportRefused([_("Choisissez un fichier d’export (.json) à importer.")])
+        imported = transfer.parse_export(data)
+        rate_limits.count_imported_games(len(imported), claim_device(), rate_limits.address())
+    except transfer.ImportRefused as error:
+        page = games.history(current_device_hash(), 1, current_app.config["HISTORY_PAGE_SIZE"])
+        refusal = ShownRefusal(whole=error.errors)
+        return render_template("history/history.html", history=page, refusal=refusal), 422
+    added, known = games.import_games(claim_device(), imported)
+    said = [
+        ngettext("%(num)d partie importée.", "%(num)d parties importées.", added)
+        if added
+        else _("Aucune partie importée.")
+    ]
+    if known:
+        said.append(
+            ngettext(
+                "%(num)d déjà présente sur cet appareil.",
+                "%(num)d déjà présentes sur cet appareil.",
+                known,
+            )
+        )
+    flash(" ".join(said), "info")
+    return redirect(url_for("history.history"), 303)

@@ -18,8 +18,11 @@ from sqlalchemy import select
 from app import rules
 from app.platform.extensions import db
 from app.services.games import (
+    PUBLIC_ID,
+    GameNotFound,
     SavedGame,
     load_game,  # the one path from rows to a game, lock included
+    with_sheets,
 )
 from app.services.unit_of_work import UnitOfWork
 from app.storage.models import Game, TableRoundState
@@ -246,26 +249,40 @@ class RoundHelp:
     turns_in_progress: int = 0
 
 
-def round_help(game: SavedGame, device_hash: str | None, carried: Mapping[int, int]) -> RoundHelp:
-    """Return the heads to put in the round form of a game shown: the assistant's finished round,
-    then those the address carries by seat (from « Compter les têtes »). One statement."""
+def game_to_score(
+    public_id: str, device_hash: str | None, carried: Mapping[int, int]
+) -> tuple[SavedGame, RoundHelp]:
+    """Return the device's game as its page shows it, and the heads its round form starts with:
+    the assistant's finished round, then those the address carries by seat (from « Compter les
+    têtes »; seats the game does not have are left out). Raise GameNotFound.
+
+    One read: the game with its assistant state in one statement, its players and its rounds.
+    """
+    if device_hash is None or not PUBLIC_ID.fullmatch(public_id):
+        raise GameNotFound(public_id)
+    found = db.session.execute(
+        select(Game, TableRoundState)
+        .outerjoin(TableRoundState, TableRoundState.game_id == Game.id)
+        .where(Game.public_id == public_id, Game.device_hash == device_hash)
+        .options(*with_sheets())
+    ).one_or_none()
+    if found is None:
+        raise GameNotFound(public_id)
+    game = SavedGame.of(found.Game)
     sheet = game.scoresheet
     if sheet.is_over:
-        return RoundHelp()
-    state = db.session.scalars(
-        select(TableRoundState)
-        .join(Game, Game.id == TableRoundState.game_id)
-        .where(Game.public_id == game.public_id, Game.device_hash == device_hash)
-    ).one_or_none()
-    current = _assistant(game, state)
+        return game, RoundHelp()
+    current = _assistant(game, found.TableRoundState)
     typed: list[str] = [""] * len(sheet.players)
     finished = current.table is not None and current.table.is_complete
     if current.table is not None and finished:
         typed = [str(value) for value in current.table.heads_taken]
     for seat, heads in carried.items():
-        typed[seat] = str(heads)
-    return RoundHelp(
+        if seat < len(typed):
+            typed[seat] = str(heads)
+    help_ = RoundHelp(
         typed if any(typed) else None,
         finished,
         current.turn_count if current.table and not finished else 0,
     )
+    return game, help_

@@ -123,10 +123,9 @@ def _new_game_form(
 @bp.get("/parties/<public_id>")
 def game(public_id: str) -> Response:
     """Show a game: scores, the round sheet, and the entry form or the result."""
-    found = games.find_game(public_id, current_device_hash())
     # The round form may come filled in: by a finished assistant round, or a count of a pile.
-    carried = carried_heads(request.args, len(found.scoresheet.players))
-    helped = round_assistant.round_help(found, current_device_hash(), carried)
+    carried = carried_heads(request.args, rules.MAX_PLAYERS)
+    found, helped = round_assistant.game_to_score(public_id, current_device_hash(), carried)
     page = _game_page(found, round_help=helped, typed=helped.typed)
     return vary_on_htmx(current_app.make_response(page))
 

@@ -1,0 +1,1 @@
+"""How games are stored: the SQLAlchemy models (the migrations in migrations/ follow them)."""

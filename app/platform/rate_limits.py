@@ -16,8 +16,8 @@ from flask import current_app, request
 from flask_babel import ngettext
 from limits import parse_many
 
+from app import rules
 from app.platform.extensions import limiter
-from app.services.transfer import ImportRefused
 from app.web.errors import wait_in_words
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -49,7 +49,7 @@ def game_creations(view: F) -> F:
 
 
 def count_imported_games(count: int, device_hash: str, address: str) -> None:
-    """Count `count` imported games for this device and address; raise ImportRefused, counting
+    """Count `count` imported games for this device and address; raise rules.Refusal, counting
     nothing, if that goes past what either may import."""
     if not limiter.enabled or not count:
         return
@@ -66,21 +66,21 @@ def count_imported_games(count: int, device_hash: str, address: str) -> None:
         if not limiter.limiter.test(item, "imported-games", key, cost=count):
             reset_at, _ = limiter.limiter.get_window_stats(item, "imported-games", key)
             window, wait = wait_in_words(item.get_expiry()), wait_in_words(reset_at - time.time())
-            raise ImportRefused(
-                [
-                    ngettext(
-                        "Ce fichier compte %(num)d partie : avec les parties importées peu "
-                        "avant, cela dépasse ce qu’un appareil ou une adresse peut importer "
-                        "(%(most)s parties en %(window)s). Réessayez dans %(wait)s.",
-                        "Ce fichier compte %(num)d parties : avec les parties importées peu "
-                        "avant, cela dépasse ce qu’un appareil ou une adresse peut importer "
-                        "(%(most)s parties en %(window)s). Réessayez dans %(wait)s.",
-                        count,
-                        most=item.amount,
-                        window=window,
-                        wait=wait,
-                    )
-                ]
+            said = ngettext(
+                "Ce fichier compte %(num)d partie : avec les parties importées peu "
+                "avant, cela dépasse ce qu’un appareil ou une adresse peut importer "
+                "(%(most)s parties en %(window)s). Réessayez dans %(wait)s.",
+                "Ce fichier compte %(num)d parties : avec les parties importées peu "
+                "avant, cela dépasse ce qu’un appareil ou une adresse peut importer "
+                "(%(most)s parties en %(window)s). Réessayez dans %(wait)s.",
+                count,
+                most=item.amount,
+                window=window,
+                wait=wait,
             )
+            # A Message has no plural forms: the sentence is said here, in the request's language
+            # (as its window and wait already are), and goes through `translate` unchanged (its
+            # text is no msgid and it has no values to fill in).
+            raise rules.Refusal.of(rules.Message(said))
     for item, key in items:
         limiter.limiter.hit(item, "imported-games", key, cost=count)

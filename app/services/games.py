@@ -39,11 +39,19 @@ class SavedGame:
     created_at: datetime
     scoresheet: rules.Scoresheet
     restorable: int | None = None  # the round « Rétablir la manche N » would put back
+    origin_id: str | None = None  # its id on the phone it was imported from (exports keep it)
 
     @classmethod
     def of(cls, game: Game) -> SavedGame:
         restorable = len(game.rounds) + 1 if game.cancelled_rounds else None
-        return cls(game.public_id, game.version, game.created_at, game.scoresheet, restorable)
+        return cls(
+            game.public_id,
+            game.version,
+            game.created_at,
+            game.scoresheet,
+            restorable,
+            game.origin_id,
+        )
 
 
 class GameNotFound(Exception):
@@ -370,20 +378,13 @@ def history(device_hash: str | None, page: int, per_page: int) -> HistoryPage:
     )
 
 
-def exported_game(public_id: str, device_hash: str | None) -> Game:
-    """Return the device's game with what an export holds (its origin too), or raise
-    GameNotFound."""
-    return load_game(public_id, device_hash)
-
-
-def all_games(device_hash: str | None) -> list[Game]:
+def all_games(device_hash: str | None) -> list[SavedGame]:
     """Return every game of the device, oldest first, with players and rounds."""
     if device_hash is None:
         return []
     query = select(Game).where(Game.device_hash == device_hash)
-    return list(
-        db.session.scalars(query.order_by(Game.created_at, Game.id).options(*with_sheets()))
-    )
+    found = db.session.scalars(query.order_by(Game.created_at, Game.id).options(*with_sheets()))
+    return [SavedGame.of(game) for game in found]
 
 
 def _table(model: type[Game | Player | Round]) -> Table:

@@ -1,6 +1,8 @@
 """Export games to CSV and JSON, and import them back from that JSON (see docs/export-format.md).
 
-CSV headers and import refusals are in the request's language (French outside a request); the
+It knows the rules and nothing of the app: exports read frozen views of the games (the services'
+SavedGame), CSV headers are said through the `translate` the caller passes (French by default),
+and a file that cannot be imported is a rules.Refusal whose Messages the page translates. The
 JSON format itself is the same in every language.
 """
 
@@ -10,16 +12,13 @@ import csv
 import io
 import json
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
-
-from flask_babel import gettext as _
+from typing import Any, Protocol
 
 from app import rules
-from app.platform.languages import translate
-from app.storage.models import Game
+from app.rules import N_, Message
 
 FORMAT = "six-qui-prend"
 VERSION = 1
@@ -29,12 +28,24 @@ LONGEST_NUMBER = 9  # digits: any count in an export has far fewer
 MAX_ERRORS_SHOWN = 20
 
 
-class ImportRefused(Exception):
-    """A file that cannot be imported; nothing from it is kept."""
+class ExportedGame(Protocol):
+    """What an export reads of a stored game (app.services.games.SavedGame is one)."""
 
-    def __init__(self, errors: list[str]):
-        super().__init__("; ".join(errors))
-        self.errors = errors
+    @property
+    def public_id(self) -> str: ...
+    @property
+    def origin_id(self) -> str | None: ...  # its id on the phone it was first imported from
+    @property
+    def created_at(self) -> datetime: ...
+    @property
+    def scoresheet(self) -> rules.Scoresheet: ...
+
+
+Translate = Callable[[Message], str]
+
+ROUND = N_("Manche")
+GAME = N_("Partie")
+DATE = N_("Date")
 
 
 @dataclass(frozen=True)
@@ -48,16 +59,16 @@ def _iso(moment: datetime | None) -> str | None:
     return moment.replace(tzinfo=UTC).isoformat().replace("+00:00", "Z") if moment else None
 
 
-def game_record(game: Game) -> dict[str, Any]:
+def game_record(game: ExportedGame) -> dict[str, Any]:
     sheet = game.scoresheet
     return {
         "id": game.origin_id or game.public_id,
         "created_at": _iso(game.created_at),
         "rules": {
-            "end": game.end_rule,
-            "limit": game.limit,
-            "round_count": game.round_count,
-            "pro": game.pro,
+            "end": sheet.rules.end.value,
+            "limit": sheet.rules.limit,
+            "round_count": sheet.rules.round_count,
+            "pro": sheet.rules.pro,
         },
         "players": list(sheet.players),
         "rounds": [list(heads) for heads in sheet.rounds],
@@ -66,7 +77,7 @@ def game_record(game: Game) -> dict[str, Any]:
     }
 
 
-def export_json(games: Iterable[Game]) -> str:
+def export_json(games: Iterable[ExportedGame]) -> str:
     document = {
         "format": FORMAT,
         "version": VERSION,
@@ -93,24 +104,27 @@ class _SpreadsheetWriter:
         )
 
 
-def game_csv(game: Game) -> str:
+def game_csv(game: ExportedGame, translate: Translate = str) -> str:
     """One row per round, one column per player, as a spreadsheet would hold the paper sheet."""
     sheet = game.scoresheet
     out = io.StringIO()
     writer = _SpreadsheetWriter(out)
-    writer.writerow([_("Manche"), *sheet.players])
+    writer.writerow([translate(ROUND), *sheet.players])
     for number, heads in enumerate(sheet.rounds, start=1):
         writer.writerow([number, *heads])
     return out.getvalue()
 
 
-def games_csv(games: Iterable[Game]) -> str:
+def games_csv(games: Iterable[ExportedGame], translate: Translate = str) -> str:
     """All games: one row per round; the seats' names and heads side by side."""
     out = io.StringIO()
     writer = _SpreadsheetWriter(out)
     seats = range(1, rules.MAX_PLAYERS + 1)
-    per_seat = [(_("Joueur %(number)s", number=s), _("Têtes %(number)s", number=s)) for s in seats]
-    writer.writerow([_("Partie"), _("Date"), _("Manche"), *[c for pair in per_seat for c in pair]])
+    per_seat = [
+        (N_("Joueur %(number)s", number=s), N_("Têtes %(number)s", number=s)) for s in seats
+    ]
+    header = [GAME, DATE, ROUND, *[column for pair in per_seat for column in pair]]
+    writer.writerow(map(translate, header))
     for game in games:
         sheet = game.scoresheet
         for number, heads in enumerate(sheet.rounds, start=1):
@@ -124,23 +138,22 @@ def games_csv(games: Iterable[Game]) -> str:
 def _parse_time(value: Any) -> datetime:
     """Return a creation date as stored (UTC, naive), within the years the counter can have seen."""
     if not isinstance(value, str):
-        raise ValueError(_("date de création absente"))
+        raise rules.Refusal.of(N_("date de création absente"))
     try:
         moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
         if moment.tzinfo is not None:
             moment = moment.astimezone(UTC).replace(tzinfo=None)
     except (ValueError, OverflowError):  # not a date, or one that leaves the calendar in UTC
-        raise ValueError(
-            _("date de création illisible (%(date)s)", date=repr(value[:40]))
-        ) from None
+        said = N_("date de création illisible (%(date)s)", date=repr(value[:40]))
+        raise rules.Refusal.of(said) from None
     # Far dates break the pages that show them in local time; no game was played before 2000
     # nor tomorrow (a day of margin for a phone whose clock runs ahead).
     if not EARLIEST_DATE <= moment <= datetime.now(UTC).replace(tzinfo=None) + timedelta(days=1):
-        raise ValueError(
-            _(
+        raise rules.Refusal.of(
+            N_(
                 "date de création impossible (%(date)s) : elle doit être entre l’an 2000 et "
                 "aujourd’hui",
-                date=value[:40],
+                date=_printable(value[:40]),
             )
         )
     return moment
@@ -152,87 +165,97 @@ def _whole(value: Any) -> bool:
 
 def _parse_rules(raw: Any) -> rules.GameRules:
     if not isinstance(raw, dict):
-        raise ValueError(_("règles absentes"))
+        raise rules.Refusal.of(N_("règles absentes"))
     limit = raw.get("limit", rules.DEFAULT_LIMIT)
     round_count = raw.get("round_count")
     pro = raw.get("pro", False)
     if not _whole(limit) or not (round_count is None or _whole(round_count)):
-        raise ValueError(_("règles invalides : la limite et le nombre de manches sont des entiers"))
-    if not isinstance(pro, bool):
-        raise ValueError(_("règles invalides : « pro » vaut true ou false"))
-    try:
-        return rules.GameRules(
-            end=rules.EndRule(raw.get("end", "above")),
-            limit=limit,
-            round_count=round_count,
-            pro=pro,
+        raise rules.Refusal.of(
+            N_("règles invalides : la limite et le nombre de manches sont des entiers")
         )
-    except rules.Refusal as error:
-        raise ValueError(
-            _("règles de fin de partie invalides : %(why)s", why=_said(error))
-        ) from error
-    except ValueError as error:  # an end rule that does not exist
-        raise ValueError(_("règles invalides : fin de partie inconnue")) from error
+    if not isinstance(pro, bool):
+        raise rules.Refusal.of(N_("règles invalides : « pro » vaut true ou false"))
+    try:
+        end = rules.EndRule(raw.get("end", "above"))
+    except ValueError:
+        raise rules.Refusal.of(N_("règles invalides : fin de partie inconnue")) from None
+    try:
+        return rules.GameRules(end=end, limit=limit, round_count=round_count, pro=pro)
+    except rules.Refusal as refusal:
+        why = _reasons(refusal)
+        raise rules.Refusal.of(
+            N_("règles de fin de partie invalides : %(why)s", why=why)
+        ) from refusal
 
 
 def _parse_game(raw: Any) -> ImportedGame:
+    """Return one game of the file, every round checked, or raise rules.Refusal saying why."""
     if not isinstance(raw, dict):
-        raise ValueError(_("ce n’est pas une partie"))
+        raise rules.Refusal.of(N_("ce n’est pas une partie"))
     origin = raw.get("id")
     if not isinstance(origin, str) or not 1 <= len(origin) <= 64 or not origin.isprintable():
-        raise ValueError(_("identifiant absent ou invalide"))
+        raise rules.Refusal.of(N_("identifiant absent ou invalide"))
     created = _parse_time(raw.get("created_at"))
     game_rules = _parse_rules(raw.get("rules"))
     names = raw.get("players")
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        raise ValueError(_("liste de joueurs invalide"))
+        raise rules.Refusal.of(N_("liste de joueurs invalide"))
     try:
         players = rules.seat_players(names)
-    except rules.Refusal as error:
-        why = _said(error)
-        raise ValueError(_("joueurs invalides : %(why)s", why=why)) from error
+    except rules.Refusal as refusal:
+        why = _reasons(refusal)
+        raise rules.Refusal.of(N_("joueurs invalides : %(why)s", why=why)) from refusal
     if len(players) != len(names):
-        raise ValueError(_("joueurs invalides : nom vide"))
+        raise rules.Refusal.of(N_("joueurs invalides : nom vide"))
     rounds = raw.get("rounds")
     if not isinstance(rounds, list):
-        raise ValueError(_("liste des manches invalide"))
+        raise rules.Refusal.of(N_("liste des manches invalide"))
     sheet = rules.Scoresheet(tuple(players), (), game_rules)
     for number, heads in enumerate(rounds, start=1):
         if not isinstance(heads, list) or len(heads) != len(players) or not all(map(_whole, heads)):
-            raise ValueError(
-                _("manche %(number)s : il faut un nombre entier par joueur", number=number)
+            raise rules.Refusal.of(
+                N_("manche %(number)s : il faut un nombre entier par joueur", number=number)
             )
         if sheet.is_over:
-            raise ValueError(_("manche %(number)s : la partie était déjà terminée", number=number))
+            raise rules.Refusal.of(
+                N_("manche %(number)s : la partie était déjà terminée", number=number)
+            )
         try:
             checked = sheet.check_round(heads)
-        except rules.Refusal as error:
-            raise ValueError(
-                _("manche %(number)s : %(why)s", number=number, why=_said(error))
-            ) from error
+        except rules.Refusal as refusal:
+            why = _reasons(refusal)
+            raise rules.Refusal.of(
+                N_("manche %(number)s : %(why)s", number=number, why=why)
+            ) from refusal
         sheet = sheet.with_round(checked)
     return ImportedGame(origin, created, sheet)
 
 
-def _said(refusal: rules.Refusal) -> str:
-    return " ".join(translate(m) for m in [*refusal.fields.values(), *refusal.whole])
+def _reasons(refusal: rules.Refusal) -> Message:
+    """Return everything a refusal of the rules says as one Message, its reasons side by side."""
+    first, *others = [*refusal.fields.values(), *refusal.whole]
+    for other in others:
+        # Only blanks and a space: no words to translate, so no msgid (a catalog miss gives the
+        # text back as it is, and each reason is translated as a value).
+        first = Message("%(said)s %(more)s", {"said": first, "more": other})
+    return first
 
 
 def _printable(text: str) -> str:
-    """Return text fit to show in a message: control, format and broken characters (a lone
-    surrogate cannot even be encoded in a page) become « � »."""
+    """Return text from the file fit to show in a message: control, format and broken characters
+    (a lone surrogate cannot even be encoded in a page) become « � »."""
     return "".join("\ufffd" if unicodedata.category(char)[0] == "C" else char for char in text)
 
 
-def _refusal(number: int, raw: Any, why: str) -> str:
+def _in_game(number: int, raw: Any, why: Message) -> Message:
     """Say what is wrong with a game, named by its place in the file and its first players."""
     names = raw.get("players") if isinstance(raw, dict) else None
     if isinstance(names, list) and names and all(isinstance(n, str) for n in names):
-        players = ", ".join(n[:30] for n in names[:4])
-        return _(
+        players = _printable(", ".join(n[:30] for n in names[:4]))
+        return N_(
             "Partie %(number)s (%(players)s) : %(why)s", number=number, players=players, why=why
         )
-    return _("Partie %(number)s : %(why)s", number=number, why=why)
+    return N_("Partie %(number)s : %(why)s", number=number, why=why)
 
 
 class _NumberTooLong(ValueError):
@@ -250,51 +273,47 @@ def _small_int(text: str) -> int:
 
 
 def parse_export(data: bytes) -> list[ImportedGame]:
-    """Return the games of an exported file, every round checked, or raise ImportRefused."""
+    """Return the games of an exported file, every round checked, or raise rules.Refusal: one
+    reason for a file that is not an export, else one per wrong game (nothing is kept)."""
     try:
         document = json.loads(data.decode("utf-8-sig"), parse_int=_small_int)
     except (UnicodeDecodeError, json.JSONDecodeError):
-        raise ImportRefused([_("Ce fichier n’est pas un export JSON de parties.")]) from None
+        raise rules.Refusal.of(N_("Ce fichier n’est pas un export JSON de parties.")) from None
     except _NumberTooLong as error:
-        raise ImportRefused(
-            [
-                _(
-                    "Ce fichier contient un nombre de %(digits)s chiffres : ce n’est pas un "
-                    "export.",
-                    digits=error.digits,
-                )
-            ]
+        raise rules.Refusal.of(
+            N_(
+                "Ce fichier contient un nombre de %(digits)s chiffres : ce n’est pas un export.",
+                digits=error.digits,
+            )
         ) from None
     except RecursionError:  # the decoder recurses once per level of [ or {
-        raise ImportRefused(
-            [_("Ce fichier est imbriqué bien trop profondément : ce n’est pas un export.")]
+        raise rules.Refusal.of(
+            N_("Ce fichier est imbriqué bien trop profondément : ce n’est pas un export.")
         ) from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise ImportRefused([_("Ce fichier n’est pas un export du compteur « 6 qui prend ! ».")])
+        raise rules.Refusal.of(N_("Ce fichier n’est pas un export du compteur « 6 qui prend ! »."))
     if type(document.get("version")) is not int or document["version"] != VERSION:
-        raise ImportRefused(
-            [
-                _(
-                    "Version de fichier %(version)s inconnue (attendu : %(expected)s).",
-                    version=repr(document.get("version")),
-                    expected=VERSION,
-                )
-            ]
+        raise rules.Refusal.of(
+            N_(
+                "Version de fichier %(version)s inconnue (attendu : %(expected)s).",
+                version=repr(document.get("version")),
+                expected=VERSION,
+            )
         )
     raw_games = document.get("games")
     if not isinstance(raw_games, list) or len(raw_games) > MAX_GAMES:
-        raise ImportRefused(
-            [_("La liste des parties est absente ou dépasse %(most)s parties.", most=MAX_GAMES)]
+        raise rules.Refusal.of(
+            N_("La liste des parties est absente ou dépasse %(most)s parties.", most=MAX_GAMES)
         )
     games, errors = [], []
     for index, raw in enumerate(raw_games, start=1):
         try:
             games.append(_parse_game(raw))
-        except ValueError as error:
-            errors.append(_printable(_refusal(index, raw, str(error))))
+        except rules.Refusal as refusal:
+            errors.append(_in_game(index, raw, _reasons(refusal)))
     if len(errors) > MAX_ERRORS_SHOWN:
         hidden = len(errors) - MAX_ERRORS_SHOWN
-        errors = [*errors[:MAX_ERRORS_SHOWN], _("… et %(count)s autres.", count=hidden)]
+        errors = [*errors[:MAX_ERRORS_SHOWN], N_("… et %(count)s autres.", count=hidden)]
     if errors:
-        raise ImportRefused(errors)
+        raise rules.Refusal(whole=errors)
     return games

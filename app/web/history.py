@@ -16,11 +16,14 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
+from app import rules
 from app.platform import rate_limits
 from app.platform.devices import claim_device, current_device_hash
+from app.platform.languages import translate
+from app.rules import N_
 from app.services import games, transfer
 from app.services.statistics import player_stats, sorted_stats
-from app.web.refusals import ShownRefusal
+from app.web.refusals import shown
 
 bp = Blueprint("history", __name__)
 
@@ -44,10 +47,11 @@ def statistics() -> str:
 @bp.get("/parties/<public_id>/export.<any(csv, json):kind>")
 def export_game(public_id: str, kind: str) -> Response:
     """Download one game as CSV (a spreadsheet) or JSON (to import elsewhere)."""
-    found = games.exported_game(public_id, current_device_hash())
+    found = games.find_game(public_id, current_device_hash())
     stamp = found.created_at.strftime("%Y-%m-%d")
     if kind == "csv":
-        return _download(transfer.game_csv(found), "text/csv", f"6-qui-prend-{stamp}.csv")
+        spreadsheet = transfer.game_csv(found, translate)
+        return _download(spreadsheet, "text/csv", f"6-qui-prend-{stamp}.csv")
     return _download(transfer.export_json([found]), "application/json", f"6-qui-prend-{stamp}.json")
 
 
@@ -56,7 +60,8 @@ def export_all(kind: str) -> Response:
     """Download all of this device's games, e.g. to move them to a new phone."""
     found = games.all_games(current_device_hash())
     if kind == "csv":
-        return _download(transfer.games_csv(found), "text/csv", "6-qui-prend-parties.csv")
+        spreadsheet = transfer.games_csv(found, translate)
+        return _download(spreadsheet, "text/csv", "6-qui-prend-parties.csv")
     return _download(transfer.export_json(found), "application/json", "6-qui-prend-parties.json")
 
 
@@ -76,13 +81,12 @@ def import_games() -> ResponseReturnValue:
     data = upload.read() if upload else b""
     try:
         if not data:
-            raise transfer.ImportRefused([_("Choisissez un fichier d’export (.json) à importer.")])
+            raise rules.Refusal.of(N_("Choisissez un fichier d’export (.json) à importer."))
         imported = transfer.parse_export(data)
         rate_limits.count_imported_games(len(imported), claim_device(), rate_limits.address())
-    except transfer.ImportRefused as error:
+    except rules.Refusal as refusal:
         page = games.history(current_device_hash(), 1, current_app.config["HISTORY_PAGE_SIZE"])
-        refusal = ShownRefusal(whole=error.errors)
-        return render_template("history/history.html", history=page, refusal=refusal), 422
+        return render_template("history/history.html", history=page, refusal=shown(refusal)), 422
     added, known = games.import_games(claim_device(), imported)
     said = [
         ngettext("%(num)d partie importée.", "%(num)d parties importées.", added)

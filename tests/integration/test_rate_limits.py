@@ -250,3 +250,14 @@ def test_fresh_devices_share_the_addresss_import_allowance(app):
     assert import_file(new_device(app), export_of(4, first=4)).status_code == 303
 
     assert import_file(new_device(app), export_of(1, first=8)).status_code == 422
+
+
+def test_the_import_allowance_is_said_in_the_requests_language(client):
+    client.set_cookie("lang", "en")
+    assert import_file(client, export_of(4)).status_code == 303
+
+    response = import_file(client, export_of(2, first=4))
+
+    assert response.status_code == 422
+    text = parse(response.data).find(role="alert").text
+    assert "This file holds 2 games" in text and "5 games in 1 hour" in text

@@ -19,12 +19,19 @@ from babel.messages.pofile import read_po, write_po
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.i18n import DEFAULT_LANGUAGE, LANGUAGES  # noqa: E402
+from app.platform.languages import DEFAULT_LANGUAGE, LANGUAGES  # noqa: E402
 
 CATALOGS = ROOT / "app" / "translations"
 PYBABEL = str(Path(sys.executable).parent / "pybabel")
 # Locations by file only and no wrapping: catalogs change only where texts do (fewer conflicts).
-EXTRACT = ["--add-location=file", "--sort-output", "--no-wrap", "--add-comments=Translators:"]
+# Np_ marks a sentence with a plural in the rules (app/rules/messages.py), as ngettext does.
+EXTRACT = [
+    "--add-location=file",
+    "--sort-output",
+    "--no-wrap",
+    "--add-comments=Translators:",
+    "--keyword=Np_:1,2",
+]
 
 
 def extract(template: Path) -> None:

@@ -9,12 +9,14 @@ texts themselves. `make translations` re-extracts and updates the catalogs.
 
 from __future__ import annotations
 
+import math
+from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
 from babel import Locale, UnknownLocaleError
 from flask import Blueprint, Flask, Response, redirect, request
-from flask_babel import Babel, get_locale, gettext
+from flask_babel import Babel, format_timedelta, get_locale, gettext, ngettext
 
 from app.rules import Message
 
@@ -61,8 +63,16 @@ def translate(message: object) -> Any:
     language; anything else (a name, a number) as it is."""
     if isinstance(message, Message):
         values = {name: translate(value) for name, value in message.values.items()}
+        if message.plural is not None:
+            return ngettext(message.text, message.plural, **values)
         return gettext(message.text, **values)
     return message
+
+
+def wait_in_words(seconds: float) -> str:
+    """Say a wait in the page's language, rounded: « 40 secondes », « 12 minutes », « 1 heure »."""
+    wait = timedelta(seconds=max(1, math.ceil(seconds)))
+    return str(format_timedelta(wait, threshold=1))
 
 
 def same_site_path(target: str | None) -> str:

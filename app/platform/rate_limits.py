@@ -13,12 +13,11 @@ from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 from flask import current_app, request
-from flask_babel import ngettext
 from limits import parse_many
 
 from app import rules
 from app.platform.extensions import limiter
-from app.web.errors import wait_in_words
+from app.platform.languages import wait_in_words
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -66,7 +65,7 @@ def count_imported_games(count: int, device_hash: str, address: str) -> None:
         if not limiter.limiter.test(item, "imported-games", key, cost=count):
             reset_at, _ = limiter.limiter.get_window_stats(item, "imported-games", key)
             window, wait = wait_in_words(item.get_expiry()), wait_in_words(reset_at - time.time())
-            said = ngettext(
+            too_many = rules.Np_(
                 "Ce fichier compte %(num)d partie : avec les parties importées peu "
                 "avant, cela dépasse ce qu’un appareil ou une adresse peut importer "
                 "(%(most)s parties en %(window)s). Réessayez dans %(wait)s.",
@@ -78,9 +77,6 @@ def count_imported_games(count: int, device_hash: str, address: str) -> None:
                 window=window,
                 wait=wait,
             )
-            # A Message has no plural forms: the sentence is said here, in the request's language
-            # (as its window and wait already are), and goes through `translate` unchanged (its
-            # text is no msgid and it has no values to fill in).
-            raise rules.Refusal.of(rules.Message(said))
+            raise rules.Refusal.of(too_many)
     for item, key in items:
         limiter.limiter.hit(item, "imported-games", key, cost=count)

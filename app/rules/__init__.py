@@ -29,6 +29,7 @@ from app.rules.messages import (
     N_,
     FieldKey,
     Message,
+    Np_,
     Refusal,
 )
 from app.rules.names import (
@@ -81,6 +82,7 @@ __all__ = [
     "MIN_PLAYERS",
     "Message",
     "N_",
+    "Np_",
     "Placed",
     "Placement",
     "PlayedTurn",

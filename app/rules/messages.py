@@ -19,15 +19,27 @@ class Message:
 
     text: str
     values: Mapping[str, object] = field(default_factory=dict)
+    plural: str | None = None  # the plural's text, when the count in values["num"] chooses
 
     def __str__(self) -> str:
-        return self.text % {name: str(value) for name, value in self.values.items()}
+        count = self.values.get("num")
+        text = self.plural if self.plural and isinstance(count, int) and count > 1 else self.text
+        return text % {
+            name: str(value) if isinstance(value, Message) else value
+            for name, value in self.values.items()
+        }
 
 
 # N_ is gettext's usual name for "mark now, translate later", and one of pybabel's keywords.
 def N_(text: str, **values: object) -> Message:
     """Mark a sentence for translation (pybabel extracts N_) and keep its values for later."""
     return Message(text, values)
+
+
+def Np_(singular: str, plural: str, num: int, **values: object) -> Message:
+    """Mark a sentence with a plural, chosen later by `num` in the person's language (pybabel
+    extracts Np_ as it does ngettext: scripts/translations.py)."""
+    return Message(singular, {"num": num, **values}, plural)
 
 
 FieldKey = int | str  # a seat, a card's place in a form, or a form field's name

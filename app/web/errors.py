@@ -1,17 +1,15 @@
 """Error pages in the person's language: what went wrong and the way back, never a stack trace."""
 
-import math
 import time
-from datetime import timedelta
 
 from flask import Flask, render_template
 from flask.globals import request_ctx
-from flask_babel import format_timedelta
 from flask_babel import gettext as _
 from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
+from app.platform.languages import wait_in_words
 from app.services.games import GameNotFound
 
 
@@ -62,12 +60,6 @@ def _csrf_messages() -> dict[str, str]:
             "Ce formulaire a été envoyé depuis une autre adresse que celle du compteur."
         ),
     }
-
-
-def wait_in_words(seconds: float) -> str:
-    """Say a wait in the page's language, rounded: « 40 secondes », « 12 minutes », « 1 heure »."""
-    wait = timedelta(seconds=max(1, math.ceil(seconds)))
-    return str(format_timedelta(wait, threshold=1))
 
 
 def render_error(status: int, detail: str | None = None):

@@ -22,11 +22,11 @@ import sqlalchemy as sa
 from flask import Flask, current_app
 from sqlalchemy.orm import Session
 
-from app.storage.models import Game
-
 CHANNEL = "partie"
 SQLITE_EVERY = 0.25  # seconds between two looks at the followed games' versions (SQLite only)
 RETRY_AFTER = 1.0  # seconds before listening again when the database connection dropped
+# The columns the SQLite look reads, named here so the platform needs no model (app/storage).
+GAMES = sa.table("game", sa.column("id"), sa.column("version"), sa.column("follow_token"))
 
 log = logging.getLogger(__name__)
 
@@ -129,8 +129,8 @@ class Hub:
             try:
                 with self.engine.connect() as connection:
                     rows = connection.execute(
-                        sa.select(Game.id, Game.version, Game.follow_token).where(
-                            Game.id.in_(followed)
+                        sa.select(GAMES.c.id, GAMES.c.version, GAMES.c.follow_token).where(
+                            GAMES.c.id.in_(followed)
                         )
                     ).all()
             except sa.exc.OperationalError:  # the database is busy or gone: look again later

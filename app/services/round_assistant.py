@@ -12,17 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Row, select
 
 from app import rules
 from app.platform.extensions import db
 from app.services.games import (
-    PUBLIC_ID,
-    GameNotFound,
     SavedGame,
     load_game,  # the one path from rows to a game, lock included
-    with_sheets,
+    read_game,
 )
 from app.services.unit_of_work import UnitOfWork
 from app.storage.models import Game, TableRoundState
@@ -82,7 +81,7 @@ def _state_of(game: Game) -> TableRoundState | None:
     ).one_or_none()
 
 
-def _assistant(game: SavedGame, state: TableRoundState | None) -> Assistant:
+def _assistant(game: SavedGame, state: TableRoundState | Row[Any] | None) -> Assistant:
     sheet = game.scoresheet
     if state is None:
         return Assistant(game, None)
@@ -256,23 +255,14 @@ def game_to_score(
     the assistant's finished round, then those the address carries by seat (from « Compter les
     têtes »; seats the game does not have are left out). Raise GameNotFound.
 
-    One read: the game with its assistant state in one statement, its players and its rounds.
+    One read: the game, its rounds and the assistant's round in one statement, its players in
+    another (games.read_game).
     """
-    if device_hash is None or not PUBLIC_ID.fullmatch(public_id):
-        raise GameNotFound(public_id)
-    found = db.session.execute(
-        select(Game, TableRoundState)
-        .outerjoin(TableRoundState, TableRoundState.game_id == Game.id)
-        .where(Game.public_id == public_id, Game.device_hash == device_hash)
-        .options(*with_sheets())
-    ).one_or_none()
-    if found is None:
-        raise GameNotFound(public_id)
-    game = SavedGame.of(found.Game)
+    game, stored = read_game(public_id, device_hash, with_table=True)
     sheet = game.scoresheet
     if sheet.is_over:
         return game, RoundHelp()
-    current = _assistant(game, found.TableRoundState)
+    current = _assistant(game, stored)
     typed: list[str] = [""] * len(sheet.players)
     finished = current.table is not None and current.table.is_complete
     if current.table is not None and finished:

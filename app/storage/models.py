@@ -73,23 +73,6 @@ class Game(Model):
         back_populates="game", order_by="Round.number", cascade="all, delete-orphan"
     )
 
-    @property
-    def game_rules(self) -> rules.GameRules:
-        return rules.GameRules(
-            end=rules.EndRule(self.end_rule),
-            limit=self.limit,
-            round_count=self.round_count,
-            pro=self.pro,
-        )
-
-    @property
-    def scoresheet(self) -> rules.Scoresheet:
-        return rules.Scoresheet(
-            tuple(player.name for player in self.players),
-            tuple(tuple(round_.heads) for round_ in self.rounds),
-            self.game_rules,
-        )
-
 
 class Player(Model):
     __tablename__ = "player"

@@ -1,6 +1,6 @@
 """`make audit`: Lighthouse (mobile) and the W3C Nu HTML checker on the pages a table sees.
 
-Starts gunicorn as `make run` does on a fresh database in a temporary folder, with one device
+Starts gunicorn as `make run` does (tests/servers.py) on a fresh database in a temporary folder, with one device
 holding a game in progress and a finished game, then audits the home page, the game in progress
 and the finished game. Prints the scores and the audits that fall short, and writes them into
 docs/performance.md. Exits non-zero when a target is missed (performance, accessibility and
@@ -38,8 +38,8 @@ def seed_pages(app, token: str) -> dict[str, str]:
 
     from seed import Shape, device_hash, seed_games, writing
 
-    from app.extensions import db
-    from app.models import utcnow
+    from app.platform.extensions import db
+    from app.storage.models import utcnow
 
     owner = device_hash(app, token)
     now = utcnow()
@@ -55,9 +55,18 @@ def seed_pages(app, token: str) -> dict[str, str]:
     }
 
 
+def app_of(server):
+    """The app in this process, on the server's database and secret key: to seed its games."""
+    for name in ("DATABASE_URL", "INSTANCE_PATH", "SECRET_KEY"):
+        os.environ[name] = server.env[name]
+    from app import create_app
+
+    return create_app()
+
+
 def lighthouse(url: str, cookie: str, output: Path, cpu_slowdown: float | None = None) -> dict:
     """Run Lighthouse's mobile profile on a page; return its report (lhr)."""
-    from bench import CHROMIUM, CHROMIUM_FLAGS
+    from browser import CHROMIUM, CHROMIUM_FLAGS
 
     env = {**os.environ, "CHROME_PATH": CHROMIUM}
     command = [
@@ -151,28 +160,25 @@ def main(argv: Sequence[str] | None = None) -> int:
             "java is needed by the Nu HTML checker (Debian: apt-get install default-jre-headless)"
         )
 
-    from bench import HOST, gunicorn, make_app, write_doc
+    from bench import WORKERS, write_doc
+    from seed import new_device
+
+    from tests.servers import running
 
     folder = Path(tempfile.mkdtemp(prefix="sqp-audit-"))
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "FLASK_DATABASE_URL")}
-    os.environ.pop("DATABASE_URL", None)
     try:
-        app, app_env = make_app(folder / "instance", env)
-        from seed import new_device
-
-        token = new_device(app)[0]
-        cookie = f"{app.config['DEVICE_COOKIE_NAME']}={token}"
-        pages = seed_pages(app, token)
-        scores: dict[str, dict[str, int]] = {}
-        problems: dict[str, list[str]] = {}
-        saved: dict[str, Path] = {}
-        with gunicorn("app:create_app()", app_env, folder / "gunicorn.log") as port:
+        with running(f"sqlite:///{folder / 'audit.sqlite'}", folder, workers=WORKERS) as server:
+            app = app_of(server)
+            token = new_device(app)[0]
+            cookie = f"{app.config['DEVICE_COOKIE_NAME']}={token}"
+            pages = seed_pages(app, token)
+            scores: dict[str, dict[str, int]] = {}
+            problems: dict[str, list[str]] = {}
+            saved: dict[str, Path] = {}
             client = app.test_client()
             client.set_cookie(app.config["DEVICE_COOKIE_NAME"], token)
             print("Lighthouse: home, default 4× CPU slowdown, to measure this machine", flush=True)
-            default = lighthouse(
-                f"http://{HOST}:{port}/", cookie, folder / "lighthouse-default.json"
-            )
+            default = lighthouse(f"{server.url}/", cookie, folder / "lighthouse-default.json")
             benchmark = default["environment"]["benchmarkIndex"]
             slowdown = calibrated_slowdown(benchmark)
             calibration = {
@@ -188,7 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 saved[name].write_bytes(client.get(path).data)
                 print(f"Lighthouse: {name} ({path})", flush=True)
                 report = lighthouse(
-                    f"http://{HOST}:{port}{path}",
+                    f"{server.url}{path}",
                     cookie,
                     folder / f"lighthouse-{index}.json",
                     slowdown,

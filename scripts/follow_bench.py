@@ -27,9 +27,6 @@ import random
 import re
 import resource
 import shutil
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -39,8 +36,10 @@ from pathlib import Path
 
 import requests
 
-ROOT = Path(__file__).resolve().parent.parent
-BIN = Path(sys.executable).parent
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.servers import running  # the real server, as `make run` starts it
+
 HOST = "127.0.0.1"
 PLAYERS = ["Ana", "Bob", "Chloé", "Dan", "Eve"]
 ADDRESS = re.compile(r'<a href="https?://[^"/]+(/suivre/[A-Za-z0-9_-]+)"')
@@ -189,32 +188,6 @@ async def poll_follower(port: int, number: int, game: Game, run: Run, every: flo
         await asyncio.sleep(max(0.0, started + every - time.monotonic()))
 
 
-def server_cpu(master: int) -> float:
-    """CPU seconds used so far by the gunicorn master and its workers."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    total = 0.0
-    for pid in [master, *children(master)]:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / ticks
-        except (OSError, IndexError):
-            pass
-    return total
-
-
-def children(pid: int) -> list[int]:
-    try:
-        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except OSError:
-        return []
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return sock.getsockname()[1]
-
-
 def seat_games(url: str, count: int) -> list[Game]:
     """Start and share `count` games, each from its own phone, through the real forms."""
     from concurrent.futures import ThreadPoolExecutor
@@ -289,61 +262,6 @@ def arrivals(run: Run) -> tuple[list[float], int]:
     return delays, lost
 
 
-def start_server(
-    args: argparse.Namespace, workdir: Path, database_url: str
-) -> tuple[subprocess.Popen, int]:
-    port = free_port()
-    # Each worker able to hold every stream: the kernel does not share connections out evenly.
-    threads = max(64, args.followers + 100)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("FLASK_", "GUNICORN_"))}
-    env.update(
-        DATABASE_URL=database_url,
-        INSTANCE_PATH=str(workdir / "instance"),
-        SECRET_KEY="follow-bench-" + uuid.uuid4().hex,
-        FLASK_RATELIMIT_ENABLED="false",
-        FLASK_WTF_CSRF_ENABLED="false",
-        FLASK_FOLLOW_MAX_STREAMS=str(threads - 50),
-        GUNICORN_THREADS=str(threads),
-    )
-    env.pop("PRODUCTION", None)
-    subprocess.run(
-        [str(BIN / "flask"), "--app", "app", "db", "upgrade"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        capture_output=True,
-        timeout=120,
-    )
-    log = (workdir / "gunicorn.log").open("w")
-    server = subprocess.Popen(
-        [
-            str(BIN / "gunicorn"),
-            "--workers",
-            str(args.workers),
-            "--bind",
-            f"{HOST}:{port}",
-            "--no-control-socket",
-            "--backlog",
-            "4096",
-            "app:create_app()",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if requests.get(f"http://{HOST}:{port}/healthz", timeout=2).status_code == 200:
-                return server, port
-        except requests.RequestException:
-            time.sleep(0.2)
-    os.killpg(server.pid, signal.SIGKILL)
-    raise SystemExit(f"the server did not start; see {workdir / 'gunicorn.log'}")
-
-
 def postgres_database(url: str) -> tuple[str, callable]:
     import sqlalchemy as sa
 
@@ -413,37 +331,43 @@ def main() -> None:
         backend = "PostgreSQL"
     else:
         database_url, backend = f"sqlite:///{workdir / 'bench.sqlite'}", "SQLite"
-    server = None
+    # Each worker able to hold every stream: the kernel does not share connections out evenly.
+    threads = max(64, args.followers + 100)
+    settings = {
+        "SECRET_KEY": "follow-bench-" + uuid.uuid4().hex,
+        "FLASK_WTF_CSRF_ENABLED": "false",
+        "FLASK_FOLLOW_MAX_STREAMS": str(threads - 50),
+        "GUNICORN_THREADS": str(threads),
+    }
     try:
-        server, port = start_server(args, workdir, database_url)
-        url = f"http://{HOST}:{port}"
-        print(
-            f"follow bench: {args.games} games, a round every {args.every:.0f} s each, "
-            f"{args.followers} followers ({args.mode}{f' every {args.poll:g} s' if args.mode == 'poll' else ''}), "
-            f"{args.workers} gthread workers, {backend}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}",
-            flush=True,
-        )
-        games = seat_games(url, args.games)
-        print(f"  {len(games)} games seated and shared", flush=True)
-        for followers, label in (
-            (0, "without followers"),
-            (args.followers, f"with {args.followers} followers"),
-        ):
-            cpu = server_cpu(server.pid)
-            run = asyncio.run(phase(port, games, args, followers))
-            report(label, run, server_cpu(server.pid) - cpu, followers)
-        log = (workdir / "gunicorn.log").read_text(errors="replace")
-        errors = [line for line in log.splitlines() if "Error" in line or "error" in line]
+        with running(
+            database_url,
+            workdir,
+            workers=args.workers,
+            access_log=False,
+            options=["--backlog", "4096"],
+            **settings,
+        ) as server:
+            print(
+                f"follow bench: {args.games} games, a round every {args.every:.0f} s each, "
+                f"{args.followers} followers ({args.mode}{f' every {args.poll:g} s' if args.mode == 'poll' else ''}), "
+                f"{args.workers} gthread workers, {backend}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}",
+                flush=True,
+            )
+            games = seat_games(server.url, args.games)
+            print(f"  {len(games)} games seated and shared", flush=True)
+            for followers, label in (
+                (0, "without followers"),
+                (args.followers, f"with {args.followers} followers"),
+            ):
+                cpu = server.cpu_seconds()
+                run = asyncio.run(phase(server.port, games, args, followers))
+                report(label, run, server.cpu_seconds() - cpu, followers)
+            errors = [line for line in server.output().splitlines() if "rror" in line]
         print(f"\nserver log: {len(errors)} error lines{':' if errors else ''}")
         for line in sorted(set(errors))[:10]:
             print("  " + line[:300])
     finally:
-        if server is not None:
-            os.killpg(server.pid, signal.SIGTERM)
-            try:
-                server.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(server.pid, signal.SIGKILL)
         if drop is not None:
             drop()
         shutil.rmtree(workdir, ignore_errors=True)

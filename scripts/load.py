@@ -6,9 +6,12 @@ stops after --requests requests or --duration seconds, whichever comes first, th
 requests, the errors and the latency percentiles. Exits 1 if any request failed.
 
     .venv/bin/python scripts/load.py --url http://127.0.0.1:8000 --tables 40 --threads 8
+    .venv/bin/python scripts/load.py --serve [--workers 2]   # on a server of its own
 
-Start the server with rate limits off (FLASK_RATELIMIT_ENABLED=false): a single address sending
-hundreds of rounds a minute is exactly what they exist to stop. See docs/reliability.md.
+A server given by --url must run with rate limits off (FLASK_RATELIMIT_ENABLED=false): a single
+address sending hundreds of rounds a minute is exactly what they exist to stop. --serve starts
+the real server as `make run` does (tests/servers.py) on a temporary SQLite database, rate
+limits off, and stops it after the run. See docs/reliability.md.
 """
 
 from __future__ import annotations
@@ -20,13 +23,19 @@ import math
 import random
 import re
 import sys
+import tempfile
 import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import requests
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.servers import running  # the real server, as `make run` starts it
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 ROUND_NUMBER = re.compile(r'<form id="round-form".*?name="number" value="(\d+)"', re.S)
@@ -241,12 +250,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for an answer")
     parser.add_argument("--seed", type=int, default=1, help="the mix's random seed")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--serve", action="store_true", help="start a server of its own (not --url)"
+    )
+    parser.add_argument("--workers", type=int, default=2, help="its workers (with --serve)")
     args = parser.parse_args(argv)
     if args.threads < 1 or args.tables < 1 or args.requests < 1 or not 0 <= args.write_share <= 1:
         parser.error("--threads, --tables and --requests must be positive, --write-share in 0..1")
 
-    load = Load(loopback_only(args.url), args)
-    seconds = load.run()
+    if args.serve:
+        with tempfile.TemporaryDirectory(prefix="sqp-load-") as folder:
+            database = f"sqlite:///{Path(folder) / 'load.sqlite'}"
+            with running(database, Path(folder), workers=args.workers) as server:
+                load = Load(server.url, args)
+                seconds = load.run()
+    else:
+        load = Load(loopback_only(args.url), args)
+        seconds = load.run()
     result = summary(load.samples, seconds)
     if args.json:
         print(json.dumps(result, indent=2))

@@ -25,9 +25,9 @@ from flask import Flask, g
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app import rules
-from app.device import claim_device, current_device_hash
-from app.extensions import db
-from app.models import Game, Player, Round, new_public_id, utcnow
+from app.platform.devices import claim_device, current_device_hash
+from app.platform.extensions import db
+from app.storage.models import Game, Player, Round, new_public_id, utcnow
 
 NAMES = ["Alice", "Bruno", "Chloé", "Damien", "Élodie", "Farid", "Gaëlle", "Hugo", "Inès", "Jules"]
 CHUNK = 20_000  # rows per executemany: bounded memory, still few round trips
@@ -75,7 +75,7 @@ def sheet_of(shape: Shape) -> rules.Scoresheet:
                 heads[0] = max(heads[0], 67 - sheet.totals[0])
             try:
                 sheet = sheet.with_round(sheet.check_round(heads))
-            except (rules.InvalidRound, rules.GameOver):
+            except rules.Refusal:
                 break
         else:
             if sheet.is_over == shape.finished:

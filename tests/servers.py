@@ -1,11 +1,14 @@
-"""The real server as `make run` starts it, for the tests that need one (tests/e2e,
-tests/reliability): gunicorn on a migrated database, in its own process group, on 127.0.0.1.
+"""The real server as `make run` starts it: gunicorn with ./gunicorn.conf.py on a database
+migrated by `flask db upgrade`, in its own process group, on 127.0.0.1. The one way to start it
+for the tests that need one (tests/e2e, tests/reliability) and for the scripts (bench, follow
+bench, load, audit), which put the project's root on sys.path and import this module.
 
 Every wait has a deadline; a server stopped here is stopped whole (master and workers).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import signal
@@ -13,13 +16,13 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 import requests
 
 ROOT = Path(__file__).resolve().parents[1]
-BIN = Path(sys.executable).parent  # the virtualenv running the tests also has flask and gunicorn
+BIN = Path(sys.executable).parent  # the virtualenv running tests or scripts has flask and gunicorn
 SECRET_KEY = "tests-secret"  # the same key across restarts, so cookies stay valid
 
 
@@ -136,24 +139,65 @@ class Server:
     def output(self) -> str:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
 
+    def cpu_seconds(self) -> float:
+        """CPU time (user + system) spent so far by the master and its living workers."""
+        assert self.process is not None
+        return sum(_cpu_seconds(pid) for pid in _living_members(self.process.pid))
+
 
 class Gunicorn(Server):
     """The real server as `make run` starts it: gunicorn with ./gunicorn.conf.py, an access log."""
 
-    def __init__(self, env: Mapping[str, str], log: Path, *, workers: int, port: int | None = None):
+    def __init__(
+        self,
+        env: Mapping[str, str],
+        log: Path,
+        *,
+        workers: int,
+        port: int | None = None,
+        access_log: bool = True,
+        options: Sequence[str] = (),
+    ):
         port = port or free_port()
         command = [
             str(BIN / "gunicorn"),
+            "--config",
+            str(ROOT / "gunicorn.conf.py"),
             "--workers",
             str(workers),
             "--bind",
             f"127.0.0.1:{port}",
-            "--access-logfile",
-            "-",
+            *(["--access-logfile", "-"] if access_log else []),
+            *options,
         ]
         if _gunicorn_has_control_socket():
             command.append("--no-control-socket")  # servers of parallel tests must not share one
         super().__init__([*command, "app:create_app()"], env, log, port)
+
+
+@contextlib.contextmanager
+def running(
+    database_url: str,
+    folder: Path,
+    *,
+    workers: int,
+    access_log: bool = True,
+    options: Sequence[str] = (),
+    **env: str,
+) -> Iterator[Gunicorn]:
+    """Migrate the database, serve it for a `with` block (its log in `folder`), then stop it.
+
+    `env` adds to server_env's settings (rate limits off); `options` to gunicorn's command line.
+    """
+    environment = server_env(database_url, folder / "instance", **env)
+    log = folder / "gunicorn.log"
+    migrate(environment, log)
+    server = Gunicorn(environment, log, workers=workers, access_log=access_log, options=options)
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
 
 
 @functools.cache
@@ -173,6 +217,15 @@ def _wait_for_group_to_end(pgid: int, *, within: float) -> None:
     raise AssertionError(
         f"processes {_living_members(pgid)} still alive {within}s after being stopped"
     )
+
+
+def _cpu_seconds(pid: int) -> float:
+    """utime + stime of a process (every thread), from /proc/<pid>/stat; 0 once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _living_members(pgid: int) -> list[int]:

@@ -11,7 +11,8 @@ FROM python:3.11-slim
 
 ENV PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
-    PIP_DISABLE_PIP_VERSION_CHECK=1
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PATH=/srv/six-qui-prend/.venv/bin:$PATH
 
 RUN useradd --create-home --uid 10001 --user-group counter \
     && mkdir /data \
@@ -19,9 +20,13 @@ RUN useradd --create-home --uid 10001 --user-group counter \
 
 WORKDIR /srv/six-qui-prend
 COPY . .
-# Editable, so that app/ keeps finding templates/, static/ and migrations/ beside it (ROOT in
-# app/__init__.py); a plain `pip install .` copies app/ alone into site-packages, without them.
-RUN pip install --editable . \
+# The app's dependencies at uv.lock's exact versions (not the test group), by uv (pinned as in the
+# Makefile, removed once done) into .venv, first on PATH. The app is installed editable, so that
+# app/ keeps finding templates/, static/ and migrations/ beside it (ROOT in app/__init__.py); a
+# plain `pip install .` copies app/ alone into site-packages, without them.
+RUN pip install uv==0.13.9 \
+    && uv sync --frozen --no-default-groups --no-cache --link-mode=copy --compile-bytecode \
+    && pip uninstall --yes uv \
     && pybabel compile -d app/translations \
     && python -m compileall -q app \
     && chmod 0755 docker-entrypoint.sh

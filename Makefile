@@ -7,17 +7,38 @@ PORT ?= 8000
 WORKERS ?= 2
 export HOST PORT
 
-.PHONY: run lint test browser postgres bench bench-follow audit translations catalogs debian-packages clean
+.PHONY: run lint test browser postgres bench bench-follow audit translations catalogs lock debian-packages clean
 
 # Compiled catalogs (.mo, git-ignored) are rebuilt from their .po whenever it changes.
 CATALOGS := $(wildcard app/translations/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGS:.po=.mo)
 
-$(VENV)/.installed: pyproject.toml
+# Installs come from uv.lock (exact versions; pyproject.toml holds the ranges), by uv, itself pinned
+# and installed by pip into the virtualenv. The app is installed editable: app/ finds templates/,
+# static/ and migrations/ beside it. `make run` installs the app's dependencies alone; the targets
+# that need the test group (pytest, Playwright, Hypothesis, ruff, mypy…) install it too.
+# --inexact: uv leaves pip, uv itself and the test group in place.
+UV_VERSION := 0.13.9
+UV := $(BIN)/uv
+SYNC := UV_PROJECT_ENVIRONMENT=$(VENV) $(UV) sync --inexact --quiet
+
+$(VENV)/.uv-$(UV_VERSION):
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test]"
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 	touch $@
+
+$(VENV)/.installed: pyproject.toml uv.lock | $(VENV)/.uv-$(UV_VERSION)
+	$(SYNC) --frozen --no-default-groups
+	touch $@
+
+# --locked: fails when uv.lock no longer matches pyproject.toml (then `make lock`).
+$(VENV)/.installed-test: $(VENV)/.installed
+	$(SYNC) --locked --group test
+	touch $@
+
+## lock: after a change to pyproject.toml's dependencies, resolve them again into uv.lock
+lock: $(VENV)/.uv-$(UV_VERSION)
+	$(UV) lock
 
 ## run: serve the counter with gunicorn on SQLite (instance/) or $$DATABASE_URL
 run: $(VENV)/.installed $(COMPILED)
@@ -26,14 +47,14 @@ run: $(VENV)/.installed $(COMPILED)
 	exec $(BIN)/gunicorn --config gunicorn.conf.py --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile - --no-control-socket "app:create_app()"
 
 ## lint: ruff (lint and format check) and mypy (strict on app/rules.py)
-lint: $(VENV)/.installed
+lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
 ## browser: Chromium for Playwright: its headless shell for the tests, the full browser for bench
 ## and audit (Debian's packages as root, else Playwright's download, which holds both)
-browser: $(VENV)/.installed
+browser: $(VENV)/.installed-test
 	@if [ -x /usr/bin/chromium ] && [ -x /usr/lib/chromium/chromium-headless-shell ]; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-headless-shell; \
@@ -41,22 +62,22 @@ browser: $(VENV)/.installed
 
 ## test: every test; PostgreSQL too when one can be started here. Two processes, a test file
 ## each (its fixtures stay together), the slow files first: about 3 min on 2 cores.
-test: $(VENV)/.installed $(COMPILED) browser
+test: $(VENV)/.installed-test $(COMPILED) browser
 	@url="$${TEST_POSTGRES_URL:-$$(scripts/start-postgres.sh 2>/dev/null || true)}"; \
 	if [ -z "$$url" ]; then echo "PostgreSQL unavailable: its tests will be reported as skipped"; fi; \
 	TEST_POSTGRES_URL="$$url" $(BIN)/python -m pytest -n 2 --dist loadfile
 
 ## bench: what players feel on a phone's network (Chromium, throttled) and the server's CPU and req/s; writes docs/performance.md (ARGS=--quick: rounds 3 s apart)
-bench: $(VENV)/.installed $(COMPILED) browser
+bench: $(VENV)/.installed-test $(COMPILED) browser
 	@command -v wrk >/dev/null || $(MAKE) --no-print-directory debian-packages PACKAGES=wrk
 	WORKERS=$(WORKERS) CHROME_PATH=$${CHROME_PATH:-/usr/bin/chromium} $(BIN)/python scripts/bench.py $(ARGS)
 
 ## bench-follow: 2,000 followers of 500 games on loopback: arrival times, the table's latency (docs/performance.md, « Following »)
-bench-follow: $(VENV)/.installed
+bench-follow: $(VENV)/.installed-test
 	$(BIN)/python scripts/follow_bench.py $(FOLLOW_BENCH_ARGS)
 
 ## audit: Lighthouse (mobile) and the W3C Nu HTML checker on three pages; writes docs/performance.md
-audit: $(VENV)/.installed browser node_modules/.installed
+audit: $(VENV)/.installed-test browser node_modules/.installed
 	CHROME_PATH=$${CHROME_PATH:-/usr/bin/chromium} $(BIN)/python scripts/audit.py
 
 ## translations: re-extract the texts marked in app/ and templates/, update every catalog

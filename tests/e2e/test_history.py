@@ -44,14 +44,3 @@ def test_history_lists_this_devices_games_newest_first_and_opens_their_sheet(pag
     assert page.url == ongoing_url
     resumed.expect_totals({"Chloé": 3, "David": 4})
     expect(resumed.heads_field("Chloé")).to_be_visible()
-
-
-def test_a_new_device_has_no_history_and_nothing_to_resume(page: Page, new_context):
-    HomePage(page).open().start_new_game().start_game(["Alice", "Bruno"])
-
-    other = HomePage(new_context().new_page()).open()
-
-    expect(other.resume).to_have_count(0)
-    history = other.open_history()
-    expect(history.games).to_have_count(0)
-    expect(history.page.get_by_text("Alice")).to_have_count(0)

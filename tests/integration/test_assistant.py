@@ -1,5 +1,9 @@
-"""The round assistant through its forms: rows, turns, the player's choice, refusals, repeats,
-taking turns back, and its heads landing in the game's round form. On SQLite and PostgreSQL."""
+"""The round assistant through its forms: the rows and turns as pages show them, the player's
+choice offered without a preselection, refusals shown with what was typed, repeats answered with
+the round as it stands, htmx parts, and its heads landing in the game's round form.
+
+Where cards go is app.rules' (tests/unit/test_placement.py); what a step may do — once, and not
+after the end — is the service's (tests/unit/services/test_round_assistant.py)."""
 
 from __future__ import annotations
 
@@ -91,14 +95,6 @@ def test_the_rows_are_laid_then_shown_as_four_named_lists(client, public_id):
     assert button(page, "Placer les cartes") is not None
 
 
-def test_cards_go_after_the_closest_lower_end_from_the_lowest_card_up(client, laid):
-    assert place(client, laid, 1, [50, 75, 19]).status_code == 303
-    page = assistant_page(client, laid)
-    assert rows_of(page) == [[18, 19], [31], [47, 50], [72, 75]]
-    assert heads_this_round(page) == dict.fromkeys(NAMES, 0)
-    assert "tour 2 sur 10" in page.text
-
-
 def test_a_sixth_card_makes_its_player_take_the_five(client, laid):
     for turn, cards in enumerate([[73, 74, 76], [77, 20, 19]], start=1):
         assert place(client, laid, turn, cards).status_code == 303
@@ -114,9 +110,9 @@ def test_a_sixth_card_makes_its_player_take_the_five(client, laid):
         "Chloé": 0,
     }  # 72 73 74 76 77 → 1+1+1+1+5
     assert "6e carte" in page.text
+    assert "tour 4 sur 10" in page.text
 
 
-@pytest.mark.storage
 def test_a_too_low_card_waits_for_its_player_who_chooses_the_row(client, laid):
     assert place(client, laid, 1, [50, 9, 75]).status_code == 303
     page = assistant_page(client, laid)
@@ -135,18 +131,14 @@ def test_a_too_low_card_waits_for_its_player_who_chooses_the_row(client, laid):
     page = assistant_page(client, laid)
     assert rows_of(page) == [[18], [31, 50], [9], [72, 75]]
     assert heads_this_round(page) == {"Alice": 0, "Bruno": 1, "Chloé": 0}
-    assert choose(client, laid, "1", "2").status_code == 303  # a repeat changes nothing
-    assert rows_of(assistant_page(client, laid)) == [[18], [31, 50], [9], [72, 75]]
 
 
+# One refusal of the rules (through the service) and one of the form's reading; which cards are
+# refused is tested in tests/unit (test_placement.py, test_assistant_forms.py).
 @pytest.mark.parametrize(
     ("cards", "field", "words"),
     [
-        ([0, 50, 75], "Alice", "pas une carte"),
-        ([105, 50, 75], "Alice", "1 à 104"),
         ([47, 50, 75], "Alice", "déjà"),
-        ([50, 50, 75], "Bruno", "deux fois"),
-        (["", 50, 75], "Alice", "Tapez le numéro de la carte"),
         (["abc", 50, 75], "Alice", "pas un numéro de carte"),
     ],
 )
@@ -168,24 +160,7 @@ def test_a_card_that_cannot_be_played_is_refused_and_nothing_is_placed(
     assert dump(app) == before
 
 
-def test_a_card_played_earlier_this_round_is_refused(client, app, laid):
-    place(client, laid, 1, [50, 75, 19])
-    response = place(client, laid, 2, [51, 52, 19])
-    assert response.status_code == 422
-    assert "déjà" in parse(response.data).text
-
-
-def test_the_pro_deck_refuses_cards_above_10n_plus_4(client):
-    public_id = start_game(client, NAMES, pro="y")
-    response = lay_rows(client, public_id, [1, 2, 3, 35])
-    assert response.status_code == 422
-    page = parse(response.data)
-    assert "1 à 34" in page.by_id(field_labelled(page, "Rangée 4").get("aria-describedby")).text
-    assert lay_rows(client, public_id, [1, 2, 3, 34]).status_code == 303
-
-
-@pytest.mark.storage
-def test_a_turn_sent_twice_is_placed_once(client, laid):
+def test_a_turn_sent_twice_is_answered_with_the_round_as_it_stands(client, laid):
     assert place(client, laid, 1, [50, 75, 19]).status_code == 303
     again = place(client, laid, 1, [50, 75, 19])
     assert again.status_code == 303
@@ -194,13 +169,6 @@ def test_a_turn_sent_twice_is_placed_once(client, laid):
     assert "déjà placé" in page.text
 
 
-@pytest.mark.storage
-def test_rows_sent_twice_are_laid_once(client, laid):
-    assert lay_rows(client, laid, [1, 2, 3, 4]).status_code == 303
-    assert rows_of(assistant_page(client, laid)) == [[18], [31], [47], [72]]
-
-
-@pytest.mark.storage
 def test_turns_are_taken_back_one_by_one_down_to_the_rows(client, laid):
     place(client, laid, 1, [50, 75, 19])
     place(client, laid, 2, [9, 51, 76])  # Alice's 9 waits for her choice
@@ -213,8 +181,6 @@ def test_turns_are_taken_back_one_by_one_down_to_the_rows(client, laid):
     assert button(page, "Ramasser la rangée 1") is None
     assert rows_of(page) == [[18, 19], [31], [47, 50], [72, 75]]
     assert [field_labelled(page, name).get("value") for name in NAMES] == ["9", "51", "76"]
-    take_back(client, laid, 2)  # a repeat takes back nothing more
-    assert rows_of(assistant_page(client, laid)) == [[18, 19], [31], [47, 50], [72, 75]]
 
     assert take_back(client, laid, 1).status_code == 303
     page = assistant_page(client, laid)
@@ -227,24 +193,11 @@ def test_rows_mistyped_are_picked_up_again_before_the_first_turn(client, laid):
     form = form_of(assistant_page(client, laid), "Reprendre les rangées")
     data = {"number": hidden_value(form, "number")}
     assert client.post(form.get("action"), data=data).status_code == 303
-    assert client.post(form.get("action"), data=data).status_code == 303  # a repeat: nothing
+    assert field_labelled(assistant_page(client, laid), "Rangée 1") is not None  # to lay again
     assert lay_rows(client, laid, [1, 2, 3, 4]).status_code == 303
-    page = assistant_page(client, laid)
-    assert rows_of(page) == [[1], [2], [3], [4]]
 
     place(client, laid, 1, [50, 75, 19])
     assert button(assistant_page(client, laid), "Reprendre les rangées") is None
-    client.post(form.get("action"), data=data)
-    assert rows_of(assistant_page(client, laid))[3] == [4, 19, 50, 75]  # still there
-
-
-def test_a_turn_with_a_choice_is_taken_back_with_its_choice(client, laid):
-    place(client, laid, 1, [50, 9, 75])
-    choose(client, laid, "1", "2")
-    take_back(client, laid, 1)
-    page = assistant_page(client, laid)
-    assert rows_of(page) == [[18], [31], [47], [72]]
-    assert heads_this_round(page) == dict.fromkeys(NAMES, 0)
 
 
 # A whole round of 3 players: 4 row starts and 30 cards, with sixth cards and too-low cards.
@@ -273,7 +226,6 @@ def play_whole_round(client, public_id):
     return assistant_page(client, public_id)
 
 
-@pytest.mark.storage
 def test_a_whole_round_fills_the_round_form_then_the_totals(client, public_id):
     page = play_whole_round(client, public_id)
     taken = heads_this_round(page)
@@ -295,7 +247,6 @@ def test_a_whole_round_fills_the_round_form_then_the_totals(client, public_id):
     assert "saisie à la main" not in page.text
 
 
-@pytest.mark.storage
 def test_a_round_recorded_by_hand_drops_the_assistants_round_with_a_word(client, laid):
     place(client, laid, 1, [50, 75, 19])
     assert "L’assistant de manche a placé 1 tour" in game_page(client, laid).text
@@ -306,8 +257,6 @@ def test_a_round_recorded_by_hand_drops_the_assistants_round_with_a_word(client,
     assert "manche 1 a été saisie à la main" in page.text
     assert "Manche 2" in page.text
     assert field_labelled(page, "Rangée 1") is not None
-    assert lay_rows(client, laid, [1, 2, 3, 4], number=2).status_code == 303
-    assert rows_of(assistant_page(client, laid)) == [[1], [2], [3], [4]]
 
 
 def test_htmx_gets_the_assistant_part_in_place_with_focus_on_the_first_card(client, laid):
@@ -324,7 +273,6 @@ def test_htmx_gets_the_assistant_part_in_place_with_focus_on_the_first_card(clie
     assert "autofocus" in field_labelled(parse(refused.data), "Alice").attrs
 
 
-@pytest.mark.storage
 def test_another_devices_game_is_a_404_on_every_assistant_route(client, app, laid):
     other = new_device(app)
     other.get("/")

@@ -18,7 +18,6 @@ from .html import (
     form_of,
     has_word,
     hidden_value,
-    leaders,
     link,
     parse,
     round_lines,
@@ -52,24 +51,6 @@ def test_home_offers_to_resume_the_game_in_progress(client):
 
     assert link(page, "Reprendre la partie").get("href") == game_url(public_id)
     assert link(page, "Nouvelle partie") is not None
-
-
-def test_home_resumes_the_latest_game_in_progress(client):
-    start_game(client, ["Alice", "Bob"])
-    latest = start_game(client, ["Carla", "David"])
-
-    page = parse(client.get("/").data)
-
-    assert link(page, "Reprendre la partie").get("href") == game_url(latest)
-
-
-def test_home_has_nothing_to_resume_once_the_game_is_over(client):
-    public_id = start_game(client, ["Alice", "Bob"])
-    play_rounds(client, public_id, [67, 1])
-
-    page = parse(client.get("/").data)
-
-    assert link(page, "Reprendre la partie") is None
 
 
 def test_healthz_answers_ok(client):
@@ -161,32 +142,12 @@ def test_valid_round_with_htmx_returns_the_game_partial(client):
     assert field_labelled(page, "Alice").get("value") == ""
 
 
-def test_totals_add_up_over_rounds_and_crown_the_leaders(client):
-    public_id = start_game(client, ["Alice", "Bob", "Carla"])
-
-    play_rounds(client, public_id, [5, 3, 12], [1, 3, 0])
-
-    page = game_page(client, public_id)
-    assert totals(page) == {"Alice": 6, "Bob": 6, "Carla": 12}
-    assert leaders(page) == {"Alice", "Bob"}
-    assert round_lines(page) == [[5, 3, 12], [1, 3, 0]]
-
-
+# One refusal of the rules (through the service) and one of the form's own reading: two paths
+# of the view to the same page. Which values are refused is tested in tests/unit.
 REFUSED_ROUNDS = {
     "too many for one player": ([98, 0, 0], {0}, "97"),
     "not a whole number": (["deux", 3, 4], {0}, "entier"),
-    "decimal": (["2.5", 3, 4], {0}, "entier"),
-    "negative": (["-1", 3, 4], {0}, "entier"),
 }
-
-
-def test_a_blank_field_counts_as_zero(client):
-    public_id = start_game(client, ["Alice", "Bob", "Carla"])
-
-    response = play_round(client, public_id, 1, ["", 3, ""])
-
-    assert response.status_code == 303
-    assert round_lines(game_page(client, public_id)) == [[0, 3, 0]]
 
 
 @pytest.mark.parametrize(
@@ -220,53 +181,26 @@ def test_refused_player_value_is_explained_next_to_the_field(
     assert dump(app) == before
 
 
-@pytest.mark.parametrize(
-    "typed, says",
-    [([0, 0, 0], "au moins"), ([97, 97, 97], "97")],
-    ids=["nobody took a head", "more than the round can hold"],
-)
-def test_refused_round_total_is_announced_in_an_alert(client, app, typed, says):
+def test_refused_round_total_is_announced_in_an_alert(client, app):
     public_id = start_game(client, ["Alice", "Bob", "Carla"])
+    typed = [97, 97, 97]
     before = dump(app)
 
     response = play_round(client, public_id, 1, typed)
 
     assert response.status_code == 422
     page = parse(response.data)
-    assert says in page.find(role="alert").text
+    assert "au plus 97" in page.find(role="alert").text
     assert [field_labelled(page, n).get("value") for n in ("Alice", "Bob", "Carla")] == [
         str(v) for v in typed
     ]
     assert dump(app) == before
 
 
-def test_two_players_may_take_at_most_79_each(client, app):
-    public_id = start_game(client, ["Alice", "Bob"])
-
-    refused = play_round(client, public_id, 1, [80, 0])
-    accepted = play_round(client, public_id, 1, [79, 0])
-
-    page = parse(refused.data)
-    message = page.by_id(field_labelled(page, "Alice").get("aria-describedby"))
-    assert refused.status_code == 422 and "79" in message.text
-    assert accepted.status_code == 303
-
-
 # --- The end of the game -------------------------------------------------------------------------
 
 
-def test_exactly_66_plays_on(client):
-    public_id = start_game(client, ["Alice", "Bob"])
-
-    play_rounds(client, public_id, [66, 1])
-
-    page = game_page(client, public_id)
-    assert totals(page) == {"Alice": 66, "Bob": 1}
-    assert entry_form(page) is not None
-    assert status_text(page) == ""
-
-
-def test_67_ends_the_game_with_the_winner_announced(client):
+def test_a_finished_game_announces_the_winner_and_offers_what_comes_next(client):
     public_id = start_game(client, ["Alice", "Bob", "Carla"])
 
     play_rounds(client, public_id, [60, 10, 20], [7, 2, 3])
@@ -293,7 +227,7 @@ def test_the_end_is_announced_in_the_htmx_answer_too(client):
     assert entry_form(page) is None
 
 
-def test_a_tie_for_the_lowest_total_is_a_shared_win(client):
+def test_a_shared_win_is_announced_as_such(client):
     public_id = start_game(client, ["Alice", "Bob", "Carla"])
 
     play_rounds(client, public_id, [67, 5, 5])
@@ -312,33 +246,6 @@ def test_everyone_past_66_is_named(client):
     announcement = status_text(game_page(client, public_id))
     assert "Carla" in announcement and "gagne" in announcement and has_word(announcement, 2)
     assert "Alice" in announcement and "Bob" in announcement
-
-
-def test_no_round_can_be_added_after_the_end(client, app):
-    public_id = start_game(client, ["Alice", "Bob"])
-    play_rounds(client, public_id, [67, 1])
-    before = dump(app)
-
-    response = play_round(client, public_id, 2, [1, 1])
-
-    assert response.status_code == 422
-    assert entry_form(parse(response.data)) is None
-    assert dump(app) == before
-
-
-def test_cancelling_after_the_end_reopens_the_game(client):
-    public_id = start_game(client, ["Alice", "Bob"])
-    play_rounds(client, public_id, [30, 1], [37, 2])
-
-    response = cancel_round(client, public_id, 2)
-
-    assert response.status_code == 303
-    page = game_page(client, public_id)
-    assert "gagne" not in status_text(page) and "Victoire" not in status_text(page)
-    assert entry_form(page) is not None
-    assert hidden_value(entry_form(page), "number") == "2"
-    assert totals(page) == {"Alice": 30, "Bob": 1}
-    assert link(parse(client.get("/").data), "Reprendre la partie") is not None
 
 
 # --- Cancelling a round --------------------------------------------------------------------------
@@ -373,17 +280,6 @@ def test_cancel_removes_the_last_round(client, htmx):
     assert totals(page) == {"Alice": 3, "Bob": 4}
 
 
-def test_cancel_only_the_last_round_by_number(client, app):
-    public_id = start_game(client, ["Alice", "Bob"])
-    play_rounds(client, public_id, [3, 4], [5, 6])
-    before = dump(app)
-
-    response = cancel_round(client, public_id, 1)
-
-    assert response.status_code < 500
-    assert dump(app) == before
-
-
 # --- Rematch -------------------------------------------------------------------------------------
 
 
@@ -400,30 +296,6 @@ def test_rematch_seats_the_same_players_in_the_same_order(client):
     assert scoreboard(page) == [("Carla", 0, False), ("Alice", 0, False), ("Bob", 0, False)]
     assert round_lines(page) == []
     assert round_lines(game_page(client, public_id)) == [[70, 1, 2]]
-
-
-@pytest.mark.parametrize(
-    "rule",
-    [
-        {"end": "at_or_above"},
-        {"end": "other_limit", "limit": "100"},
-        {"end": "rounds", "round_count": "3"},
-        {"pro": "y"},
-    ],
-    ids=["66 ou plus", "autre limite", "nombre de manches", "pro"],
-)
-def test_rematch_keeps_the_rules(client, rule):
-    public_id = start_game(client, ["Alice", "Bob"], **rule)
-    rule_text = parse(client.get(game_url(public_id)).data).find(class_="rule-in-force").text
-
-    response = client.post(f"{game_url(public_id)}/revanche")
-
-    new_id = response.headers["Location"].removeprefix("/parties/")
-    new_rule = parse(client.get(game_url(new_id)).data).find(class_="rule-in-force").text
-    assert new_rule == rule_text
-    default_id = start_game(client, ["Alice", "Bob"])
-    default_rule = parse(client.get(game_url(default_id)).data).find(class_="rule-in-force").text
-    assert new_rule != default_rule
 
 
 # --- History -------------------------------------------------------------------------------------
@@ -479,6 +351,8 @@ def test_a_round_sent_after_the_end_says_why_it_is_refused(client, app):
     response = play_round(client, public_id, 2, [1, 1])
 
     assert response.status_code == 422
-    alert = parse(response.data).find(role="alert")
+    page = parse(response.data)
+    alert = page.find(role="alert")
     assert alert is not None and "terminée" in alert.text
+    assert entry_form(page) is None
     assert dump(app) == before

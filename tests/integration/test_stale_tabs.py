@@ -36,22 +36,10 @@ def test_a_round_after_a_round_cancelled_elsewhere_says_so_and_keeps_the_values(
     assert round_lines(parse(client.get(game_url(game)).data)) == [[5, 7]]
 
 
-def test_two_rounds_cancelled_elsewhere_are_both_named(client, game):
-    cancel_round(client, game, 2)
-    cancel_round(client, game, 1)
-
-    response = play_round(client, game, 3, ["4", "9"])
-
-    assert "les manches 1 à 2 y ont été annulées" in parse(response.data).find(role="alert").text
-
-
-@pytest.mark.parametrize("number", ["", "abc", "-1", "1.5"], ids=repr)
-def test_a_round_form_without_a_readable_number_is_refused_with_the_values_kept(
-    client, app, game, number
-):
+def test_a_round_form_without_a_readable_number_is_refused_with_the_values_kept(client, app, game):
     before = dump(app)
 
-    response = play_round(client, game, number, ["4", "9"])
+    response = play_round(client, game, "abc", ["4", "9"])
 
     assert response.status_code == 422
     assert dump(app) == before
@@ -60,30 +48,9 @@ def test_a_round_form_without_a_readable_number_is_refused_with_the_values_kept(
     assert field_labelled(page, "Alice").get("value") == "4"
 
 
-def test_a_cancel_after_a_round_recorded_elsewhere_says_so(client, app, game):
-    play_round(client, game, 3, [1, 1])  # tab B records round 3; tab A still shows round 2 last
-    before = dump(app)
-
-    response = client.post(f"{game_url(game)}/manches/annuler", data={"number": "2"}, headers=HTMX)
-
-    assert dump(app) == before
-    notice = parse(response.data).text
-    assert "la manche 3 y a été enregistrée depuis" in notice
-    assert "déjà annulée" not in notice
-
-
 def test_a_repeated_cancel_says_already_cancelled(client, game):
     cancel_round(client, game, 2)
 
     response = client.post(f"{game_url(game)}/manches/annuler", data={"number": "2"}, headers=HTMX)
 
     assert "La manche 2 était déjà annulée" in parse(response.data).text
-
-
-def test_a_cancel_without_a_number_says_so(client, app, game):
-    before = dump(app)
-
-    response = client.post(f"{game_url(game)}/manches/annuler", data={}, headers=HTMX)
-
-    assert dump(app) == before
-    assert "ne dit pas quelle manche il annule" in parse(response.data).text

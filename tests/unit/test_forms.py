@@ -5,8 +5,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from werkzeug.datastructures import MultiDict
 
-from app.rules import Refusal
-from app.web.forms import NewGameForm, RoundForm, whole_number
+from app.rules import GameRules, Refusal
+from app.web.forms import EditRoundForm, NewGameForm, RoundForm, whole_number
 
 
 def round_form(*typed: str, **extra: str) -> RoundForm:
@@ -68,6 +68,12 @@ def test_the_round_number_is_read_like_heads():
     assert round_form("1").round_number() is None
 
 
+def test_the_version_of_an_edit_form_is_read_like_a_round_number():
+    assert EditRoundForm(MultiDict({"version": "3"})).game_version() == 3
+    assert EditRoundForm(MultiDict({"version": "-1"})).game_version() is None
+    assert EditRoundForm(MultiDict()).game_version() is None
+
+
 @given(st.text())
 def test_whole_number_reads_exactly_ascii_digits(text):
     value = whole_number(text)
@@ -100,3 +106,28 @@ def test_a_number_under_its_own_option_is_taken():
     rules_chosen = NewGameForm(MultiDict({"end": "other_limit", "limit": "80"})).game_rules()
 
     assert rules_chosen.limit == 80
+
+
+@pytest.mark.parametrize(
+    "fields, field, says",
+    [
+        ({"end": "other_limit", "limit": "9"}, "limit", "de 10 à 500"),
+        ({"end": "other_limit", "limit": "501"}, "limit", "de 10 à 500"),
+        ({"end": "other_limit", "limit": ""}, "limit", "de 10 à 500"),
+        ({"end": "other_limit", "limit": "soixante"}, "limit", "de 10 à 500"),
+        ({"end": "other_limit", "limit": "70.5"}, "limit", "de 10 à 500"),
+        ({"end": "rounds", "round_count": "0"}, "round_count", "de 1 à 50"),
+        ({"end": "rounds", "round_count": "51"}, "round_count", "de 1 à 50"),
+        ({"end": "rounds", "round_count": "deux"}, "round_count", "de 1 à 50"),
+    ],
+)
+def test_a_limit_or_a_round_count_out_of_range_or_not_a_number_is_refused(fields, field, says):
+    with pytest.raises(Refusal) as refused:
+        NewGameForm(MultiDict(fields)).game_rules()
+
+    assert set(refused.value.fields) == {field}
+    assert says in str(refused.value.fields[field])
+
+
+def test_an_unknown_end_rule_is_the_rule_books():
+    assert NewGameForm(MultiDict({"end": "jamais"})).game_rules() == GameRules()

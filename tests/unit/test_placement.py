@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from app import rules
 from app.rules import (
-    Refusal,
     Placed,
     PlayedTurn,
+    Refusal,
     RowChoice,
     RowChosen,
     SixthCard,

@@ -38,12 +38,23 @@ def writes(view: F) -> F:
     return cast(F, limiter.limit(_limit("RATELIMIT_WRITES"))(per_address(view)))
 
 
+def _adding_a_player() -> bool:
+    # « Ajouter un joueur » sends the new-game form to get one more field: it creates nothing,
+    # and a table typing ten names must not spend its games on it (like reading a page).
+    return "ajouter" in request.form
+
+
 def game_creations(view: F) -> F:
     """Count a new game (or a rematch) against the device's allowance and its address's."""
     per_address = limiter.limit(
-        _limit("RATELIMIT_GAME_CREATION_PER_ADDRESS"), key_func=address, methods=["POST"]
+        _limit("RATELIMIT_GAME_CREATION_PER_ADDRESS"),
+        key_func=address,
+        methods=["POST"],
+        exempt_when=_adding_a_player,
     )
-    per_device = limiter.limit(_limit("RATELIMIT_GAME_CREATION"), methods=["POST"])
+    per_device = limiter.limit(
+        _limit("RATELIMIT_GAME_CREATION"), methods=["POST"], exempt_when=_adding_a_player
+    )
     return cast(F, per_device(per_address(view)))
 
 

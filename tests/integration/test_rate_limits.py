@@ -61,6 +61,14 @@ def test_the_fourth_game_created_in_a_minute_is_refused(client, app):
     assert dump(app) == before
 
 
+def test_adding_players_spends_no_game_of_the_allowance(client):
+    client.get("/parties/nouvelle")
+    for _ in range(8):  # more than the device's 3 games and the address's 8 a minute
+        assert client.post("/parties", data={**NAMES, "ajouter": "1"}).status_code == 200
+
+    assert client.post("/parties", data=NAMES).status_code == 303
+
+
 def test_a_returning_device_is_limited_on_its_fourth_creation(client, app):
     """A phone that kept its cookie from an earlier visit (a new client, the same cookie)."""
     client.get("/")

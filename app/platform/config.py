@@ -25,9 +25,12 @@ class Config:
     MAX_IMPORT_LENGTH = 2 * 1024 * 1024  # an import of thousands of games fits
     MAX_FORM_PARTS = 200
     # Counted in one place for every worker of this machine: a SQLite file under instance/ (set
-    # in create_app, app/limit_storage.py). Several machines: a Redis URL (README).
+    # in create_app, app/platform/rate_limit_storage.py). Several machines: a Redis URL (README).
     RATELIMIT_STORAGE_URI: str | None = None
-    RATELIMIT_HEADERS_ENABLED = True
+    # The limiter's own headers would put its Retry-After on every limited answer (200s and 303s
+    # too) and over the follow stream's own: only a refusal says when to come back
+    # (app/web/errors.py).
+    RATELIMIT_HEADERS_ENABLED = False
     RATELIMIT_GAME_CREATION = "30 per hour"
     RATELIMIT_WRITES = "120 per minute"
     # Per address, for every table behind it (a café, a club): twenty tables never notice.

@@ -1,5 +1,6 @@
 """Error pages in the person's language: what went wrong and the way back, never a stack trace."""
 
+import math
 import time
 
 from flask import Flask, render_template
@@ -83,15 +84,15 @@ def init_app(app: Flask) -> None:
         from app.platform.extensions import limiter
 
         reached = limiter.current_limit
-        wait = wait_in_words(reached.reset_at - time.time() if reached else 60)
-        return render_error(
-            429,
-            _(
-                "Trop de demandes en peu de temps depuis cet appareil ou cette adresse : rien "
-                "n’a été enregistré. Réessayez dans %(wait)s.",
-                wait=wait,
-            ),
+        seconds = max(1, math.ceil(reached.reset_at - time.time())) if reached else 60
+        said = _(
+            "Trop de demandes en peu de temps depuis cet appareil ou cette adresse : rien "
+            "n’a été enregistré. Réessayez dans %(wait)s.",
+            wait=wait_in_words(seconds),
         )
+        response = app.make_response(render_error(429, said))
+        response.headers["Retry-After"] = str(seconds)  # the same wait as the page says
+        return response
 
     @app.errorhandler(GameNotFound)
     def game_not_found(_error: GameNotFound):

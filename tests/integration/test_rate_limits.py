@@ -46,7 +46,7 @@ def assert_french_429(response):
     assert page.find("html").get("lang") == "fr"
     assert "Trop de demandes" in page.text
     assert re.search(r"Réessayez dans \d+ (seconde|minute|heure)", page.text), page.text
-    assert response.headers.get("Retry-After")
+    assert 1 <= int(response.headers["Retry-After"]) <= 3600
 
 
 def test_the_fourth_game_created_in_a_minute_is_refused(client, app):
@@ -146,6 +146,14 @@ def test_writes_past_the_limit_are_refused_and_store_nothing(client, app):
 
     assert_french_429(response)
     assert dump(app) == before
+
+
+def test_only_a_refusal_says_when_to_come_back(client):
+    client.get("/parties/nouvelle")
+
+    answers = [client.post("/parties", data=NAMES), client.get("/parties/nouvelle")]
+
+    assert [answer.headers.get("Retry-After") for answer in answers] == [None, None]
 
 
 def test_reading_pages_is_not_limited_like_writes(client):

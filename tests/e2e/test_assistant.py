@@ -79,9 +79,6 @@ def ten_players() -> Deal:
     return Deal(names, starts, turns, choices)
 
 
-DEALS = {"3 players": lambda: THREE_PLAYERS, "10 players": ten_players}
-
-
 def play_the_round(assistant: AssistantPage, deal: Deal, *, keyboard: bool, after_each_step):
     assistant.type_rows(deal.starts)
     assistant.lay_rows.click()
@@ -116,9 +113,10 @@ def check_the_heads_land_in_the_totals(game: GamePage, deal: Deal) -> None:
     game.expect_totals(dict(zip(deal.names, deal.heads)))
 
 
-@pytest.mark.parametrize("deal", DEALS)
-def test_a_whole_round_placed_with_javascript_lands_in_the_totals(page: Page, deal: str):
-    dealt = DEALS[deal]()
+# Where the cards go is app.rules' (tests/unit/test_placement.py): each deal is played once, the
+# ten players with JavaScript (ten card fields, no sideways scroll), the three without.
+def test_a_whole_round_of_ten_placed_with_javascript_lands_in_the_totals(page: Page):
+    dealt = ten_players()
     game = game_started(page, dealt.names)
     assistant = AssistantPage.open_from(game)
     assistant.mark_no_reload()
@@ -133,9 +131,8 @@ def test_a_whole_round_placed_with_javascript_lands_in_the_totals(page: Page, de
     check_the_heads_land_in_the_totals(game, dealt)
 
 
-@pytest.mark.parametrize("deal", DEALS)
-def test_a_whole_round_placed_without_javascript_lands_in_the_totals(new_context, deal: str):
-    dealt = DEALS[deal]()
+def test_a_whole_round_of_three_placed_without_javascript_lands_in_the_totals(new_context):
+    dealt = THREE_PLAYERS
     page = new_context(java_script_enabled=False).new_page()
     game = game_started(page, dealt.names)
     assistant = AssistantPage.open_from(game)

@@ -167,23 +167,6 @@ def test_a_phone_plays_a_whole_game_in_its_language(phone_in, words: Words):
     expect_accessible(page, "statistics")
 
 
-def test_the_switch_works_both_ways_without_javascript_and_is_remembered(phone_in):
-    page = phone_in(ENGLISH.locale, java_script_enabled=False)
-    page.goto("/historique")
-
-    page.get_by_role("link", name="Deutsch", exact=True).click()
-    expect(page.get_by_role("heading", name=GERMAN.past_games, level=1)).to_be_visible()
-    page.goto("/")
-    expect(control(page, GERMAN.new_game)).to_be_visible()
-
-    page.get_by_role("link", name="Français", exact=True).click()
-    expect(control(page, "Nouvelle partie")).to_be_visible()
-    page.get_by_role("link", name="English", exact=True).click()
-    expect(control(page, ENGLISH.new_game)).to_be_visible()
-    page.reload()
-    expect_language(page, ENGLISH)
-
-
 @pytest.mark.parametrize("words", [ENGLISH, GERMAN], ids=["English", "German"])
 def test_the_offline_notices_and_the_screen_switch_speak_the_phones_language(phone_in, words):
     page = phone_in(words.locale)

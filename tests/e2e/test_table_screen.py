@@ -102,37 +102,6 @@ def test_a_cancelled_round_comes_back_once_with_retablir(page: Page):
     expect(game.sheet.get_by_role("rowheader", name=re.compile("^Manche"))).to_have_count(2)
 
 
-def test_a_cancelled_round_comes_back_without_javascript(new_context):
-    page = new_context(java_script_enabled=False).new_page()
-    game = start(page)
-    game.play_round(NAMES, [5, 6, 7], 1)
-
-    game.cancel_last_round()
-    page.get_by_role("button", name="Rétablir la manche 1", exact=True).click()
-
-    expect(game.round_line(1)).to_be_visible()
-    game.expect_totals({"Alice": 5, "Bruno": 6, "Chloé": 7})
-    expect(game.restore).to_have_count(0)
-
-
-def test_a_deleted_game_is_gone(page: Page):
-    kept = start(page, ["Dan", "Eve"])
-    kept.play_round(["Dan", "Eve"], [1, 2], 1)
-    game = start(page)
-    game.play_round(NAMES, [5, 6, 7], 1)
-    address = page.url
-
-    game.delete.click()
-    page.get_by_role("button", name="Supprimer définitivement", exact=True).click()
-
-    history = HistoryPage(page)
-    expect(history.heading).to_be_visible()
-    expect(history.games).to_have_count(1)
-    expect(history.games.first).to_contain_text("Dan")
-    response = page.goto(address)
-    assert response is not None and response.status == 404
-
-
 def test_a_game_can_be_deleted_from_its_history_entry(page: Page):
     start(page).play_round(NAMES, [5, 6, 7], 1)
     history = HistoryPage(page).open()

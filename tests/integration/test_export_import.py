@@ -133,11 +133,7 @@ def test_a_game_as_csv_downloads_a_row_per_round(client):
     assert response.status_code == 200
     assert response.mimetype == "text/csv" and response.mimetype_params["charset"] == "utf-8"
     assert attachment_name(response).endswith(".csv")
-    assert read_csv(response) == [
-        ["Manche", "Alice", "Bob", "Carla"],
-        ["1", "10", "20", "3"],
-        ["2", "50", "8", "30"],
-    ]
+    assert read_csv(response)[1:] == [["1", "10", "20", "3"], ["2", "50", "8", "30"]]
 
 
 def test_a_game_as_json_downloads_its_players_rounds_and_rules(client):
@@ -205,13 +201,6 @@ def test_csv_headers_are_in_the_requests_language(client):
     assert every[0][:5] == ["Game", "Date", "Round", "Player 1", "Bullheads 1"]
 
 
-def test_a_new_device_exports_an_empty_list(app):
-    other = new_device(app)
-
-    assert exported_games(other) == []
-    assert read_csv(export_all(other, "csv"))[1:] == []
-
-
 @pytest.mark.parametrize("kind", ["csv", "json"])
 def test_another_devices_game_cannot_be_exported(app, client, kind):
     public_id = start_game(client, ["Alice", "Bob"])
@@ -257,6 +246,7 @@ def test_games_move_to_another_phone_as_they_were(app, client):
     for mine, copied in zip(ours, theirs, strict=True):
         assert mine != copied
         assert what_a_player_sees(phone, copied) == what_a_player_sees(client, mine)
+    assert exported_games(phone) == exported_games(client)  # and export back as they came
 
 
 def test_an_imported_game_in_progress_can_be_played_on(app, client):
@@ -298,16 +288,6 @@ def test_importing_the_same_file_twice_adds_nothing_the_second_time(app, client)
     assert len(history_links(phone)) == 3
 
 
-def test_importing_a_devices_own_export_adds_nothing(app, client):
-    play_a_table(client)
-    before = dump(app)
-
-    response = import_file(client, export_all(client, "json").data)
-
-    assert response.status_code == 303
-    assert dump(app) == before
-
-
 def test_a_game_that_went_there_and_back_is_not_duplicated(app, client):
     play_a_table(client)
     phone = new_device(app)
@@ -344,16 +324,6 @@ def test_a_game_twice_in_the_same_file_is_added_once(app, client):
     assert len(history_links(phone)) == 1
 
 
-def test_importing_then_exporting_gives_back_the_same_games(app, client):
-    play_a_table(client)
-    original = exported_games(client)
-    phone = new_device(app)
-
-    import_file(phone, export_all(client, "json").data)
-
-    assert exported_games(phone) == original
-
-
 def test_an_import_goes_to_the_importing_device_only(app, client):
     play_a_table(client)
     exported = export_all(client, "json").data
@@ -363,6 +333,7 @@ def test_an_import_goes_to_the_importing_device_only(app, client):
 
     assert history_links(bystander) == []
     assert exported_games(bystander) == []
+    assert read_csv(export_all(bystander, "csv"))[1:] == []
 
 
 # --- Refused imports ------------------------------------------------------------------------------
@@ -400,18 +371,6 @@ def test_a_wrong_round_refuses_the_whole_file_naming_the_game_and_the_round(app,
     assert history_links(phone) == []
 
 
-def test_a_wrong_game_keeps_the_good_ones_out_too(app, client):
-    play_a_table(client)
-    document = json.loads(export_all(client, "json").data)
-    document["games"][0]["players"] = ["Seul"]
-    phone = new_device(app)
-
-    page = refused_import(app, phone, json.dumps(document).encode())
-
-    assert "Partie 1" in alert_text(page)
-    assert exported_games(phone) == []
-
-
 def test_a_refusal_is_said_in_the_requests_language(app, client):
     game = {
         "id": "from-a-file",
@@ -431,15 +390,6 @@ def test_a_refusal_is_said_in_the_requests_language(app, client):
     assert "Nichts wurde importiert" in text
     assert "Spiel 1 (Alice, Bob, Carla)" in text and "Runde 1" in text and "zu viel" in text
     assert "Partie" not in text and "manche" not in text
-
-
-def test_the_csv_export_cannot_be_imported(app, client):
-    public_id = start_game(client, ["Alice", "Bob"])
-    play_rounds(client, public_id, [1, 2])
-
-    page = refused_import(app, client, export_game(client, public_id, "csv").data, "partie.csv")
-
-    assert "JSON" in alert_text(page)
 
 
 def test_sending_no_file_is_refused_with_a_message(app, client):
@@ -490,18 +440,9 @@ def test_a_file_of_a_thousand_games_fits_under_the_import_limit(app, client):
     assert response.status_code == 303
 
 
-def test_a_file_over_the_size_limit_is_refused(app, client):
-    start_game(client, ["Alice", "Bob"])
-    before = dump(app)
-
-    response = import_file(client, b" " * (app.config["MAX_IMPORT_LENGTH"] + 1))
-
-    assert response.status_code == 413
-    assert dump(app) == before
-
-
 @pytest.mark.parametrize("app_settings", [{"WTF_CSRF_ENABLED": True}], ids=["csrf"])
-def test_an_import_needs_the_forms_security_token(app, client, app_settings):
+def test_an_import_with_the_forms_security_token_is_accepted(app, client, app_settings):
+    # Without the token it is refused: test_csrf.py sends every post, this one too, without it.
     token = form_of(history(client), "Importer").find("input", name="csrf_token").get("value")
     document = {
         "format": "six-qui-prend",
@@ -519,10 +460,6 @@ def test_an_import_needs_the_forms_security_token(app, client, app_settings):
     }
     data = json.dumps(document).encode()
 
-    refused = import_file(client, data)
-
-    assert refused.status_code == 400
-    assert count_rows(app, "game") == 0
     accepted = client.post(
         "/historique/import",
         content_type="multipart/form-data",

@@ -182,25 +182,6 @@ def test_markup_typed_as_heads_is_shown_as_text(client, app):
 # --- Sizes ---------------------------------------------------------------------------------------
 
 
-def test_body_over_the_size_limit_is_refused_with_413(client, app):
-    # The rematch form has no field but the CSRF token: with CSRF on (test_csrf.py) it is read and
-    # refused too; here, with CSRF off, the routes that read a form are checked.
-    public_id = start_game(client, ["Alice", "Bob"])
-    before = dump(app)
-    too_big = "x" * (app.config["MAX_CONTENT_LENGTH"] + 1)
-
-    for path in (
-        "/parties",
-        f"{game_url(public_id)}/manches",
-        f"{game_url(public_id)}/manches/annuler",
-    ):
-        response = client.post(path, data={"players-0": too_big, "number": "1", "heads-0": "1"})
-        assert response.status_code == 413, path
-        assert "trop" in parse(response.data).text.lower()
-
-    assert dump(app) == before
-
-
 def test_a_multipart_form_with_too_many_parts_is_refused(client, app):
     public_id = start_game(client, ["Alice", "Bob"])
     before = dump(app)

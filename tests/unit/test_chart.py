@@ -37,15 +37,6 @@ def test_one_line_per_player_in_seat_order():
     assert [line.name for line in chart.lines] == ["Chloé", "Alice", "Bruno"]
 
 
-@pytest.mark.parametrize("rounds", [1, 2, 7, 25])
-def test_each_line_has_a_point_per_round_plus_the_start(rounds):
-    game = sheet(["Alice", "Bruno"], *[[1, 1]] * rounds)
-
-    chart = score_chart(game)
-
-    assert all(len(line.points) == rounds + 1 for line in chart.lines)
-
-
 def test_every_line_starts_at_zero_on_the_left_and_ends_on_the_right():
     chart = score_chart(sheet(["Alice", "Bruno"], [5, 6], [7, 8], [1, 0]))
     left, top, right, bottom = chart.plot
@@ -89,8 +80,7 @@ def test_the_limit_line_is_where_a_total_equal_to_the_limit_is_drawn():
 @pytest.mark.parametrize(
     "game_rules, limit",
     [
-        (GameRules(), 66),
-        (GameRules(end=EndRule.AT_OR_ABOVE), 66),
+        (GameRules(end=EndRule.AT_OR_ABOVE), 66),  # the default rule's 66: the test above
         (GameRules(limit=100), 100),
         (GameRules(limit=10), 10),
         (GameRules(limit=500), 500),
@@ -220,7 +210,7 @@ def test_any_game_fits_in_the_drawing_with_readable_labels(game):
     left, top, right, bottom = chart.plot
     assert 0 <= left < right <= chart.width and 0 <= top < bottom <= chart.height
     assert len(chart.lines) == len(game.players)
-    for line in chart.lines:
+    for line in chart.lines:  # a point per round plus the start
         assert len(line.points) == len(game.rounds) + 1
         assert all(left <= x <= right + 1e-9 and top - 1e-9 <= y <= bottom for x, y in line.points)
     if chart.limit_y is not None:

@@ -5,8 +5,6 @@ from functools import cache
 from flask import Flask, Response, current_app, request, session
 from flask.sessions import SecureCookieSessionInterface
 
-from app.platform.devices import FOLLOWER_PAGES
-
 
 @cache
 def content_security_policy(style_hashes: tuple[str, ...] = ()) -> str:
@@ -59,12 +57,15 @@ class SessionInterface(SecureCookieSessionInterface):
         return bool(app.config["SESSION_COOKIE_SECURE"] or request.is_secure)
 
 
-def keep_session() -> None:
+def keep_session(response: Response) -> Response:
     # The session holds the CSRF secret: it must outlive a phone closing its browser mid-game,
-    # or the page it restores would be refused. It lasts PERMANENT_SESSION_LIFETIME. (Setting the
-    # flag marks the session changed: only once, or every answer would carry a new cookie.)
-    if not session.permanent and request.endpoint not in FOLLOWER_PAGES:
+    # or the page it restores would be refused. It lasts PERMANENT_SESSION_LIFETIME. Only a
+    # session that holds something is kept: an answer that made no form (the follow page, the
+    # manifest, the service worker) sends no session cookie. (Setting the flag marks the session
+    # changed: only once, or every answer would carry a new cookie.)
+    if session and not session.permanent:
         session.permanent = True
+    return response
 
 
 def allow_large_imports() -> None:
@@ -79,5 +80,5 @@ def init_app(app: Flask) -> None:
     """Register the hooks; before CSRFProtect's, so that the body limit is set before it reads."""
     app.session_interface = SessionInterface()
     app.before_request(allow_large_imports)
-    app.before_request(keep_session)
+    app.after_request(keep_session)
     app.after_request(set_headers)

@@ -72,8 +72,27 @@ def test_another_phone_follows_without_a_cookie_read_only(app, client, game):
     assert "Modifier la manche" not in page.text
     assert link(page, "Recharger").get("href") == address.removeprefix("http://localhost")
     assert game not in response.get_data(as_text=True), "the game's own id stays private"
-    given = {cookie.split("=")[0] for cookie in response.headers.getlist("Set-Cookie")}
-    assert not given & {app.config["DEVICE_COOKIE_NAME"], "session"}, "no identifier for watching"
+    assert response.headers.getlist("Set-Cookie") == [], "no identifier for watching"
+
+
+def test_a_follower_gets_no_cookie_from_the_installed_app_nor_an_unknown_address(app, client, game):
+    address = share(client, game)
+    follower = new_device(app)
+    answers = [
+        follower.get(address),
+        follower.get("/manifest.webmanifest"),
+        follower.get("/sw.js"),
+        follower.get("/suivre/inconnu"),
+    ]
+    assert [answer.headers.getlist("Set-Cookie") for answer in answers] == [[], [], [], []]
+
+
+def test_the_scoring_phones_notice_waits_for_its_own_page_not_the_follow_page(client, game):
+    address = share(client, game)
+    cancel_round(client, game, 2)  # « Manche 2 annulée … », for the next page of this phone
+
+    assert "annulée" not in client.get(address).get_data(as_text=True)
+    assert "annulée" in client.get(game_url(game)).get_data(as_text=True)
 
 
 def test_a_finished_game_shows_its_result_to_followers_without_the_rematch(app, client, game):

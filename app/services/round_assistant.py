@@ -20,7 +20,7 @@ from app import rules
 from app.platform.extensions import db
 from app.services.games import (
     SavedGame,
-    load_game,  # the one path from rows to a game, lock included
+    load_game,  # a write's load, lock included
     read_game,
 )
 from app.services.unit_of_work import UnitOfWork
@@ -101,8 +101,7 @@ def _assistant(game: SavedGame, state: TableRoundState | Row[Any] | None) -> Ass
 
 def assistant(public_id: str, device_hash: str | None) -> Assistant:
     """Return the assistant's round for the device's game, or raise GameNotFound."""
-    game = load_game(public_id, device_hash)
-    return _assistant(SavedGame.of(game), _state_of(game))
+    return _assistant(*read_game(public_id, device_hash, with_table=True))
 
 
 def _open(

@@ -9,6 +9,8 @@ On leaving the block without an exception the unit commits; on any exception it 
 (nothing half-stored, the game's lock freed at once) and lets the exception go on to the view.
 Views never commit. What must follow a commit — telling the followers of a changed game, on
 every worker and replica — is the `announce` call above, not a listener hidden in the session.
+(Each process's listening thread wakes its own streams: on PostgreSQL from the NOTIFY, on SQLite
+from its look at the versions; waking them here too would make each stream read twice.)
 """
 
 from __future__ import annotations
@@ -56,4 +58,3 @@ class UnitOfWork:
         # is queued here, inside it, and leaves with the write or not at all.
         live.queue_notices(db.session(), changed)
         db.session.commit()
-        live.hub().changed(changed)  # this process's own streams need not wait for the notice

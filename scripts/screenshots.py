@@ -1,78 +1,90 @@
-"""Take the README's screenshots: the main screens on a 360 px phone, light and dark.
+"""Draw every screen at every size, in the light and the dark theme, and say what looks broken.
 
-Runs the real app (tests/servers.py: gunicorn on a temporary SQLite database) and drives
-Chromium with Playwright:
-    .venv/bin/python scripts/screenshots.py   # writes docs/screenshots/*.png
+Runs the real app (tests/servers.py: gunicorn on a temporary SQLite database), plays an evening
+on one phone (tests/e2e/showcase.py: ten players with long names, a game in progress, a game
+over, the assistant waiting for a choice, a follow address), then opens each screen at
+360 × 640, 640 × 360, 768 × 1024, 1280 × 800 and 1920 × 1080 and writes what is in view:
+    .venv/bin/python scripts/screenshots.py                  # docs/screenshots/<screen>-<size>-<theme>.png
+    .venv/bin/python scripts/screenshots.py --language de    # in German, to /tmp/screenshots-de
+    .venv/bin/python scripts/screenshots.py --only game,follow --out /tmp/shots
+Each picture's problems (tests/e2e/layout.py: a word cut across lines, a clipped name, the page
+scrolling sideways, an overlap) are printed; the layout tests fail on them.
 """
 
 from __future__ import annotations
 
-import re
+import argparse
 import sys
 import tempfile
 from pathlib import Path
 
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from tests.e2e.layout import problems
+from tests.e2e.showcase import evening
 from tests.servers import ROOT, running  # the real server, as `make run` starts it
 
-OUT = ROOT / "docs" / "screenshots"
-PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
-NAMES = ["Alice", "Bruno", "Chloé", "Inès", "Oscar"]
-ROUNDS = [[5, 12, 3, 8, 1], [20, 4, 9, 2, 7], [11, 6, 30, 5, 3], [18, 2, 14, 9, 6]]
+SIZES = {"360x640": (360, 640), "640x360": (640, 360), "768x1024": (768, 1024),
+         "1280x800": (1280, 800), "1920x1080": (1920, 1080)}  # fmt: skip
+LOCALES = {"fr": "fr-FR", "en": "en-GB", "de": "de-DE"}
+ARGS = ["--no-sandbox", "--disable-gpu"]
 
 
-def _play(page: Page, rounds: list[list[int]], first: int = 1) -> None:
-    for number, heads in enumerate(rounds, start=first):
-        for name, value in zip(NAMES, heads, strict=True):
-            page.get_by_role("spinbutton", name=name, exact=True).fill(str(value))
-        page.get_by_role("button", name="Valider la manche").click()
-        expect(
-            page.get_by_role("rowheader", name=re.compile(rf"^Manche {number}(?!\d)"))
-        ).to_be_visible()
-
-
-def _shoot(page: Page, name: str) -> None:
-    page.evaluate("document.activeElement && document.activeElement.blur()")
-    page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=OUT / f"{name}.png", animations="disabled")
-
-
-def main() -> None:
-    OUT.mkdir(parents=True, exist_ok=True)
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--language", choices=LOCALES, default="fr")
+    parser.add_argument("--out", type=Path)
+    parser.add_argument("--only", help="screens, comma-separated (default: all)")
+    parser.add_argument("--sizes", help="sizes, comma-separated (default: all)")
+    parser.add_argument("--themes", default="light,dark")
+    args = parser.parse_args()
+    out = args.out or (
+        ROOT / "docs" / "screenshots"
+        if args.language == "fr"
+        else Path(f"/tmp/screenshots-{args.language}")
+    )
+    out.mkdir(parents=True, exist_ok=True)
+    sizes = args.sizes.split(",") if args.sizes else list(SIZES)
+    found = 0
     with (
         tempfile.TemporaryDirectory() as tmp,
         running(f"sqlite:///{tmp}/shots.sqlite", Path(tmp), workers=2) as server,
+        sync_playwright() as p,
     ):
-        url = server.url
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
-            for scheme in ("light", "dark"):
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        setup = browser.new_context(locale="fr-FR", base_url=server.url)
+        played = evening(setup.new_page())
+        phone = setup.storage_state()
+        setup.close()
+        screens = played.screens()
+        wanted = args.only.split(",") if args.only else list(screens)
+        for size in sizes:
+            width, height = SIZES[size]
+            for theme in args.themes.split(","):
                 context = browser.new_context(
-                    **PHONE, color_scheme=scheme, locale="fr-FR", base_url=url
+                    storage_state=phone,
+                    viewport={"width": width, "height": height},
+                    is_mobile=width < 1000,
+                    has_touch=width < 1000,
+                    color_scheme=theme,
+                    locale=LOCALES[args.language],
+                    base_url=server.url,
                 )
                 page = context.new_page()
-                page.goto("/parties/nouvelle")
-                for seat, name in enumerate(NAMES, start=1):
-                    if page.get_by_role("textbox", name=f"Joueur {seat}").count() == 0:
-                        page.get_by_role("button", name="Ajouter un joueur").click()
-                    page.get_by_role("textbox", name=f"Joueur {seat}").fill(name)
-                _shoot(page, f"new-game-{scheme}")
-                page.get_by_role("button", name="Commencer la partie").click()
-                page.get_by_role("table", name="Scores").wait_for()
-                _play(page, ROUNDS)
-                page.reload()
-                _shoot(page, f"game-{scheme}")
-                _play(page, [[9, 1, 20, 2, 4]], first=len(ROUNDS) + 1)
-                page.reload()
-                _shoot(page, f"result-{scheme}")
-                page.goto("/historique")
-                _shoot(page, f"history-{scheme}")
+                for name in wanted:
+                    page.goto(screens[name])
+                    page.evaluate("document.activeElement && document.activeElement.blur()")
+                    page.screenshot(path=out / f"{name}-{size}-{theme}.png", animations="disabled")
+                    for problem in problems(page):
+                        found += 1
+                        print(f"{name} {size} {theme}: {problem}")
                 context.close()
-            browser.close()
+        browser.close()
+    print(f"{found} problems; pictures in {out}")
+    return 1 if found else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -93,9 +93,11 @@ def _assistant(game: SavedGame, state: TableRoundState | Row[Any] | None) -> Ass
     if state.round_number == sheet.next_round:
         return Assistant(game, table)
     # That round was recorded (or cancelled) on the game page: this state is for another round.
-    # One begun and left unfinished is named (until new rows are laid), so the table knows where
-    # its turns went.
-    recorded_by_hand = state.round_number < sheet.next_round and not table.is_complete
+    # One begun, with turns placed, and left unfinished is named (until new rows are laid), so
+    # the table knows where its turns went; rows laid and no turn placed lost nothing to say.
+    recorded_by_hand = (
+        state.round_number < sheet.next_round and table.turns_placed > 0 and not table.is_complete
+    )
     return Assistant(game, None, state.round_number if recorded_by_hand else None)
 
 

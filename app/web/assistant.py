@@ -217,16 +217,16 @@ def _story(round_table: rules.TableRound | None, names: Sequence[str]) -> list[s
         if isinstance(placement, rules.SixthCard):
             lines.append(
                 _(
-                    "%(name)s : le %(card)s était la 6e carte de la rangée %(row)s, "
-                    "%(name)s ramasse ses cinq cartes (%(taken)s).",
+                    "%(name)s pose le %(card)s en 6e carte de la rangée %(row)s "
+                    "et en ramasse les cinq cartes (%(taken)s).",
                     **said,
                 )
             )
         elif isinstance(placement, rules.RowChosen):
             lines.append(
                 _(
-                    "%(name)s : le %(card)s était trop petit, %(name)s a ramassé la rangée "
-                    "%(row)s (%(taken)s).",
+                    "%(name)s ramasse la rangée %(row)s (%(taken)s) : "
+                    "le %(card)s était trop petit.",
                     **said,
                 )
             )

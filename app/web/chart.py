@@ -13,12 +13,13 @@ from flask_babel import gettext, ngettext
 
 from app.rules import EndRule, Scoresheet
 
-WIDTH, HEIGHT = 340, 220
-# The right margin holds each line's label at its end (the name and the total), so that ten
-# lines can be told apart without going back and forth to the legend.
-LEFT, RIGHT, TOP, BOTTOM = 34, 78, 10, 26
+PLOT_WIDTH, HEIGHT = 228, 220
+# The right margin holds each line's label at its end (the name and the total, whole: a name is
+# never cut), so that ten lines can be told apart without going back and forth to a legend. It
+# is as wide as the longest label; the SVG scales to its box, so a long name makes it flatter.
+LEFT, TOP, BOTTOM = 34, 10, 26
 LABEL_GAP = 11  # user units between two end labels (their font is 10)
-LABEL_CHARS = 9  # a long name is cut at the line's end; the legend and the sheet hold it whole
+LABEL_CHAR_WIDTH = 6.2  # user units per character at font size 10, wide letters included
 
 # Okabe–Ito colours (distinguishable with common colour-vision deficiencies), darkened for contrast.
 COLOURS = (
@@ -58,8 +59,7 @@ class Line:
 
     @property
     def label(self) -> str:
-        name = self.name if len(self.name) <= LABEL_CHARS else self.name[: LABEL_CHARS - 1] + "…"
-        return f"\u2068{name}\u2069 {self.total}"  # the name isolated: it may be right-to-left
+        return f"\u2068{self.name}\u2069 {self.total}"  # the name isolated: it may be right-to-left
 
     @property
     def path(self) -> str:
@@ -122,7 +122,9 @@ def score_chart(sheet: Scoresheet) -> Chart | None:
     highest = max([*sheet.totals, limit or 0, 10])
     step = _nice_step(highest)
     top = -(-highest // step) * step
-    left, right, upper, lower = LEFT, WIDTH - RIGHT, TOP, HEIGHT - BOTTOM
+    longest = max(len(f"{name} {total}") for name, total in zip(sheet.players, sheet.totals))
+    width = LEFT + PLOT_WIDTH + 10 + round(longest * LABEL_CHAR_WIDTH)
+    left, right, upper, lower = LEFT, LEFT + PLOT_WIDTH, TOP, HEIGHT - BOTTOM
 
     def x(round_number: int) -> float:
         return left + (right - left) * round_number / rounds
@@ -158,7 +160,7 @@ def score_chart(sheet: Scoresheet) -> Chart | None:
         limit_line = gettext("La ligne pointillée marque la limite de %(limit)s.", limit=limit)
         description = f"{description} {limit_line}"
     return Chart(
-        WIDTH,
+        width,
         HEIGHT,
         lines,
         y(limit) if limit else None,

@@ -48,11 +48,26 @@ def local_datetime(moment: datetime) -> str:
     except OverflowError:  # a date at the edge of the calendar (imports refuse them since)
         local = moment
     locale = get_locale()
+    day = format_skeleton("yMMMd", local, locale=locale)
+    if locale.language == "fr" and local.day == 1:
+        day = "1er" + day.removeprefix("1")  # French says the first of the month « 1er »
     return (
         str(get_datetime_format("medium", locale=locale))
-        .replace("{1}", format_skeleton("yMMMd", local, locale=locale))
+        .replace("{1}", day)
         .replace("{0}", format_time(local, "short", locale=locale))
     )
+
+
+def after_colon(message: str) -> str:
+    """Return a message as it reads after « Alice : »: French and English go on in lower case
+    (« Alice : de 0 à 50 têtes… »); German keeps its capitals (its nouns have them). A message
+    that opens with a capitalised abbreviation (« CSV ») is left as it is."""
+    if get_locale().language not in ("fr", "en") or len(message) < 2:
+        return message
+    if not message[0].isupper() or message[1].isupper():
+        return message
+    lowered = message[0].lower() + message[1:]
+    return Markup(lowered) if isinstance(message, Markup) else lowered
 
 
 def init_app(app: Flask) -> None:
@@ -64,4 +79,5 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(player_name)
     app.add_template_filter(total_of)
     app.add_template_filter(local_datetime)
+    app.add_template_filter(after_colon)
     app.add_template_filter(score_chart)

@@ -126,7 +126,9 @@ def game(public_id: str) -> Response:
     # The round form may come filled in: by a finished assistant round, or a count of a pile.
     carried = carried_heads(request.args, rules.MAX_PLAYERS)
     found, helped = round_assistant.game_to_score(public_id, current_device_hash(), carried)
-    page = _game_page(found, round_help=helped, typed=helped.typed)
+    # The first player's field is focused (or the result, once the game is over): the keyboard
+    # and a screen reader start where the table is.
+    page = _game_page(found, round_help=helped, typed=helped.typed, focus_entry=True)
     return vary_on_htmx(current_app.make_response(page))
 
 
@@ -255,6 +257,7 @@ def _edit_form(
         number=number,
         typed=typed,
         refusal=shown(refusal),
+        focus_entry=True,
     )
     return page, status
 
@@ -285,7 +288,13 @@ def _answer_write(found: games.SavedGame, announcement: str | None = None) -> Re
     """Answer a write that went through: the game's live part for htmx, else a redirect."""
     if not is_htmx():
         return redirect(url_for("counter.game", public_id=found.public_id), 303)
-    return _game_page(found, focus_entry=True, announcement=announcement)
+    response = current_app.make_response(
+        _game_page(found, focus_entry=True, announcement=announcement)
+    )
+    if found.scoresheet.is_over:
+        # The result sits above the scores the round form shows after its swap: show the top.
+        response.headers["HX-Reswap"] = "outerHTML show:top showTarget:#main"
+    return response
 
 
 def _refused(

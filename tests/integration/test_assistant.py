@@ -122,8 +122,8 @@ def test_a_too_low_card_waits_for_its_player_who_chooses_the_row(client, laid):
     for row in range(1, 5):
         choice = button(page, f"Ramasser la rangée {row}")
         assert choice is not None and "autofocus" not in choice.attrs
-        cost = page.by_id(choice.get("aria-describedby"))
-        assert re.fullmatch(r"\d+ têtes?", cost.text)
+        row_said = page.by_id(choice.get("aria-describedby"))  # the row's cards, then its cost
+        assert re.fullmatch(r"\d+ \d+ têtes?", " ".join(row_said.text.split())), row_said.text
     assert page.find("input", checked=True) is None  # nothing pre-selected
 
     assert choose(client, laid, "1", "3").status_code == 303

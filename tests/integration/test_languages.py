@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from flask_babel import force_locale
+
+from app.web.filters import after_colon, local_datetime
 
 from .actions import game_url, play_round, start_game
 from .html import field_labelled, link, parse, status_text, table_named
@@ -166,3 +170,34 @@ def test_the_assistant_counting_and_rules_speak_the_language_chosen(client):
     assert "Row 3: 200 is not a card of this game: 1 to 104." in refused.find(role="alert").text
     assert "55 → 7, 10 → 3, 23 → 1, 11 → 5: 16 bullheads" in status_text(counted)
     assert game_rules.find("h1").text == "Game rules"
+
+
+@pytest.mark.parametrize(
+    ("language", "day", "said"),
+    [
+        ("fr", 1, "1er déc. 2026"),
+        ("fr", 2, "2 déc. 2026"),
+        ("en", 1, "Dec 1, 2026"),
+        ("de", 1, "1. Dez. 2026"),
+    ],
+)
+def test_a_games_date_reads_as_each_language_writes_it(app, language, day, said):
+    with app.test_request_context("/"), force_locale(language):
+        assert local_datetime(datetime(2026, 12, day, 12, 0)).startswith(said)
+
+
+@pytest.mark.parametrize(
+    ("language", "reason", "said"),
+    [
+        ("fr", "Le 41 est donné deux fois.", "le 41 est donné deux fois."),
+        ("en", "The 41 is given twice.", "the 41 is given twice."),
+        ("de", "Die 41 wurde zweimal angegeben.", "Die 41 wurde zweimal angegeben."),
+        ("fr", "« Bob » est déjà à la table.", "« Bob » est déjà à la table."),
+        ("en", "CSV files only.", "CSV files only."),
+    ],
+)
+def test_a_fields_reason_after_the_players_name_reads_on_without_a_capital(
+    app, language, reason, said
+):
+    with app.test_request_context("/"), force_locale(language):
+        assert after_colon(reason) == said

@@ -195,7 +195,7 @@ def test_an_invalid_limit_or_round_count_is_refused_in_french_with_the_values_ke
     assert response.status_code == 422
     page = parse(response.data)
     alert = page.find(role="alert")
-    assert alert is not None and "Choisissez" in alert.text
+    assert alert is not None and "choisissez" in alert.text  # after « Limite : »
     for number in says:
         assert has_word(alert.text, int(number)), alert.text
     wrong = field_labelled(page, field)

@@ -243,9 +243,14 @@ def test_ten_end_labels_never_overlap_and_stay_in_the_chart():
     assert ys[0] > 0 and ys[-1] <= chart.height
 
 
-def test_an_end_label_names_the_player_and_the_total_at_the_line_end():
+def test_an_end_label_names_the_player_whole_and_the_total_at_the_line_end():
+    short = score_chart(sheet(["Alice", "Bob"], [40, 2]))
     chart = score_chart(sheet(["Alice", "Maximilien-Alexandre"], [40, 2]))
 
     alice, other = chart.lines
-    assert alice.label == "\u2068Alice\u2069 40" and other.label == "\u2068Maximili…\u2069 2"
+    assert (
+        alice.label == "\u2068Alice\u2069 40"
+        and other.label == "\u2068Maximilien-Alexandre\u2069 2"
+    )
+    assert chart.width > short.width  # room for the long name beside the plot
     assert alice.label_y == pytest.approx(alice.points[-1][1] + 3.5)

@@ -171,6 +171,13 @@ def test_a_round_recorded_by_hand_drops_the_assistants_round(laid):
     assert table.lay_rows(laid, DEVICE, 2, [1, 2, 3, 4]).round_number == 2
 
 
+def test_a_round_recorded_by_hand_before_any_turn_drops_the_rows_without_a_word(laid):
+    games.record_round(laid, DEVICE, 1, [5, 6, 7])
+
+    assert now(laid).dropped is None  # nothing had been placed: nothing to say was left aside
+    assert now(laid).table is None
+
+
 # A whole round of 3 players: 30 cards on rows starting 10, 20, 30, 40, two too-low cards.
 ROUND_STARTS = [10, 20, 30, 40]
 ROUND_TURNS = [

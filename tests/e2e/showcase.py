@@ -1,0 +1,90 @@
+"""An evening on one phone, every screen in it: the screens the layout tests look at
+(tests/e2e/test_layout.py) and scripts/screenshots.py draws, at every size.
+
+`evening(page)` plays it once through the phone's own requests (fast: what is looked at is the
+screens, not the way there) and returns where each screen is; a context made later with the same
+storage state is the same phone, in any language or size.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from playwright.sync_api import Page, expect
+
+from .pages import game_started
+
+# Long real names (German words and names are long too): a name is never cut, never clipped.
+NAMES = [
+    "Bartholomé",
+    "Maximilien",
+    "Chloé",
+    "Élodie",
+    "Alice",
+    "Jean-Baptiste",
+    "Bruno",
+    "Damien",
+    "Inès",
+    "Marie-Christine",
+]
+ROUNDS = [
+    [5, 12, 3, 8, 1, 7, 2, 9, 4, 6],
+    [20, 4, 9, 2, 7, 11, 3, 5, 8, 1],
+    [11, 6, 30, 5, 3, 2, 14, 9, 6, 10],
+    [18, 2, 14, 9, 6, 20, 8, 13, 5, 4],
+]
+LAST_ROUND = [15, 0, 2, 3, 9, 1, 1, 1, 1, 1]  # Bartholomé goes above 66: Marie-Christine wins
+ROWS = [10, 20, 30, 40]
+TURN = [5, 41, 42, 43, 44, 45, 46, 47, 48, 49]  # Bartholomé's 5 is below every row: a choice
+
+
+@dataclass(frozen=True)
+class Evening:
+    """The address of each screen, for the phone that played the evening."""
+
+    playing: str  # a ten-player game in progress
+    finished: str  # a ten-player game over, Marie-Christine the winner
+    follow: str  # the follow address of the game in progress
+
+    def screens(self) -> dict[str, str]:
+        return {
+            "home": "/",
+            "new-game": "/parties/nouvelle",
+            "game": self.playing,
+            "result": self.finished,
+            "edit-round": f"{self.playing}/manches/2",
+            "history": "/historique",
+            "statistics": "/statistiques",
+            "rules": "/regles",
+            "assistant": f"{self.playing}/assistant",
+            "count": f"{self.playing}/compter?cartes=55+10+23+11+5",
+            "share": f"{self.playing}/partage",
+            "follow": self.follow,
+        }
+
+
+def _path(url: str) -> str:
+    return re.sub(r"^https?://[^/]+", "", url)
+
+
+def evening(page: Page) -> Evening:
+    """Play the evening on this phone: a finished game, one in progress with its follow address,
+    and the assistant waiting for Bartholomé's choice."""
+    game_started(page, NAMES, *ROUNDS, LAST_ROUND)
+    finished = _path(page.url)
+    game_started(page, NAMES, *ROUNDS)
+    playing = _path(page.url)
+    page.get_by_role("button", name="Partager la partie").click()
+    follow = page.get_by_role("link", name=re.compile("suivre"))
+    expect(follow).to_be_visible()
+    follow_path = _path(follow.get_attribute("href") or "")
+    page.goto(f"{playing}/assistant")
+    for number, card in enumerate(ROWS, start=1):
+        page.get_by_role("spinbutton", name=f"Rangée {number}", exact=True).fill(str(card))
+    page.get_by_role("button", name="Poser les rangées").click()
+    for name, card in zip(NAMES, TURN, strict=True):
+        page.get_by_role("spinbutton", name=name, exact=True).fill(str(card))
+    page.get_by_role("button", name="Placer les cartes").click()
+    expect(page.get_by_role("button", name="Ramasser la rangée 1")).to_be_visible()
+    return Evening(playing=playing, finished=finished, follow=follow_path)

@@ -1,0 +1,142 @@
+"""What a person sees, at every size (ui-contract « What a person sees, at every size »): every
+screen whole at five sizes in three languages, the sheet's columns, the big screen, and where
+the eyes land after an action.
+
+The light and the dark theme share every size and rule of the layout (app.css changes colours
+only): each language is looked at in one of them, both themes at every size.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from .layout import problems
+from .pages import GamePage, NewGamePage, game_started
+from .showcase import LAST_ROUND, NAMES, ROUNDS, evening
+
+SIZES = {
+    "phone": (360, 640),
+    "phone-on-its-side": (640, 360),
+    "tablet": (768, 1024),
+    "laptop": (1280, 800),
+    "tv": (1920, 1080),
+}
+NEW_PHONE = {"cookies": [], "origins": []}
+LANGUAGES = {"fr": ("fr-FR", "light"), "en": ("en-GB", "dark"), "de": ("de-DE", "dark")}
+
+
+@pytest.fixture(scope="module")
+def phone(browser: Browser, base_url: str) -> tuple[dict, dict[str, str]]:
+    """The evening played once on one phone: its cookies, and where each screen is."""
+    context = browser.new_context(locale="fr-FR", base_url=base_url)
+    context.set_default_timeout(15_000)
+    screens = evening(context.new_page()).screens()
+    state = context.storage_state()
+    context.close()
+    return state, screens
+
+
+def _at(browser: Browser, base_url: str, state: dict, size: str, language: str = "fr") -> Page:
+    width, height = SIZES[size]
+    locale, theme = LANGUAGES[language]
+    context = browser.new_context(
+        storage_state=state,
+        base_url=base_url,
+        viewport={"width": width, "height": height},
+        is_mobile=width < 1000,
+        has_touch=width < 1000,
+        locale=locale,
+        color_scheme=theme,
+    )
+    context.set_default_timeout(15_000)
+    return context.new_page()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("size", SIZES)
+def test_every_screen_is_whole(browser, base_url, phone, size, language):
+    state, screens = phone
+    page = _at(browser, base_url, state, size, language)
+    broken = {}
+    for name, path in screens.items():
+        page.goto(path)
+        if found := problems(page):
+            broken[name] = found
+    page.context.close()
+    assert broken == {}
+
+
+@pytest.mark.parametrize("size", ["phone-on-its-side", "tablet", "laptop", "tv"])
+def test_the_sheet_shows_four_players_columns_where_it_has_the_room(browser, base_url, phone, size):
+    state, screens = phone
+    page = _at(browser, base_url, state, size)
+    page.goto(screens["game"])
+    sheet = GamePage(page).sheet_box
+    box = sheet.bounding_box()
+    fourth = sheet.get_by_role("columnheader", name=NAMES[3], exact=True).bounding_box()
+    assert box and fourth and fourth["x"] + fourth["width"] <= box["x"] + box["width"]
+    page.context.close()
+
+
+@pytest.mark.parametrize(("size", "total_px"), [("laptop", 28), ("tv", 40)])
+def test_the_follow_page_is_the_tables_big_screen(browser, base_url, phone, size, total_px):
+    state, screens = phone
+    page = _at(browser, base_url, NEW_PHONE, size)  # a TV, which never scored
+    page.goto(screens["follow"])
+    board = GamePage(page)
+    for name in NAMES:
+        expect(board.player_heading(name)).to_be_in_viewport(ratio=1)
+        total = board.total_of(name)
+        size_px = total.evaluate("cell => parseFloat(getComputedStyle(cell).fontSize)")
+        assert size_px >= total_px, (name, size_px)
+    page.context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "phone-on-its-side"])
+def test_the_result_is_in_view_and_focused_when_a_round_ends_the_game(browser, base_url, size):
+    page = _at(browser, base_url, NEW_PHONE, size)
+    game = game_started(page, NAMES, *ROUNDS)
+    game.play_round_with_keyboard(NAMES, LAST_ROUND, len(ROUNDS) + 1)
+
+    expect(game.result).to_contain_text("Marie-Christine gagne")
+    expect(game.result).to_be_in_viewport()
+    expect(game.result).to_be_focused()
+    page.context.close()
+
+
+def test_a_game_and_a_rounds_edit_open_with_the_first_players_field_focused(page: Page):
+    game = game_started(page, NAMES[:3], [1, 2, 3])
+    expect(game.heads_field(NAMES[0])).to_be_focused()
+
+    page.goto(f"{page.url}/manches/1")
+    expect(page.get_by_role("spinbutton", name=NAMES[0], exact=True)).to_be_focused()
+
+
+def test_a_refused_new_game_shows_its_reasons_where_the_person_looks(browser, base_url):
+    page = _at(browser, base_url, NEW_PHONE, "phone-on-its-side")
+    form = NewGamePage(page).open()
+    form.type_names(["Alice", "Alice", "Bruno", "Chloé", "Damien", "Inès"])
+    form.start.click()
+
+    expect(form.alert).to_contain_text("Alice")
+    expect(form.alert).to_be_in_viewport()
+    expect(form.alert).to_be_focused()
+    page.context.close()
+
+
+def test_a_refused_import_is_said_in_view_at_the_foot_of_a_long_history(browser, base_url, phone):
+    state, _screens = phone
+    page = _at(browser, base_url, state, "phone")
+    page.goto("/historique")
+    page.get_by_label("Fichier de parties").set_input_files(
+        {"name": "parties.json", "mimeType": "application/json", "buffer": b"\xff not json"}
+    )
+    page.get_by_role("button", name="Importer", exact=True).click()
+
+    alert = page.get_by_role("alert").filter(has_text=re.compile("Rien n’a été importé"))
+    expect(alert).to_be_in_viewport()
+    expect(alert).to_be_focused()
+    page.context.close()

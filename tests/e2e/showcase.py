@@ -44,6 +44,7 @@ class Evening:
     """The address of each screen, for the phone that played the evening."""
 
     playing: str  # a ten-player game in progress
+    fresh: str  # a ten-player game before its first round
     finished: str  # a ten-player game over, Marie-Christine the winner
     follow: str  # the follow address of the game in progress
 
@@ -52,6 +53,7 @@ class Evening:
             "home": "/",
             "new-game": "/parties/nouvelle",
             "game": self.playing,
+            "first-round": self.fresh,
             "result": self.finished,
             "edit-round": f"{self.playing}/manches/2",
             "history": "/historique",
@@ -73,6 +75,8 @@ def evening(page: Page) -> Evening:
     and the assistant waiting for Bartholomé's choice."""
     game_started(page, NAMES, *ROUNDS, LAST_ROUND)
     finished = _path(page.url)
+    game_started(page, NAMES)
+    fresh = _path(page.url)
     game_started(page, NAMES, *ROUNDS)
     playing = _path(page.url)
     page.get_by_role("button", name="Partager la partie").click()
@@ -87,4 +91,4 @@ def evening(page: Page) -> Evening:
         page.get_by_role("spinbutton", name=name, exact=True).fill(str(card))
     page.get_by_role("button", name="Placer les cartes").click()
     expect(page.get_by_role("button", name="Ramasser la rangée 1")).to_be_visible()
-    return Evening(playing=playing, finished=finished, follow=follow_path)
+    return Evening(playing=playing, fresh=fresh, finished=finished, follow=follow_path)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Row, Table, insert, select
+from sqlalchemy import ColumnElement, Row, Table, insert, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
@@ -24,7 +24,7 @@ from app.platform.extensions import db
 from app.rules import N_
 from app.services.transfer import ImportedGame
 from app.services.unit_of_work import UnitOfWork
-from app.storage.models import Game, Player, Round, TableRoundState
+from app.storage.models import Game, Player, Round, TablePhone, TableRoundState
 
 PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # the alphabet of secrets.token_urlsafe
 IN_PROGRESS_LOOKBACK = 20  # how many of the newest games the home page looks through
@@ -102,19 +102,26 @@ def with_sheets() -> tuple[Any, ...]:
     return (selectinload(Game.players), selectinload(Game.rounds))
 
 
-def _look_for(public_id: str, device_hash: str | None) -> None:
+def reachable_by(device_hash: str) -> ColumnElement[bool]:
+    """The games a phone may see and score: its own, and those of the tables it joined."""
+    tables = select(TablePhone.table_id).where(TablePhone.device_hash == device_hash)
+    return or_(Game.device_hash == device_hash, Game.table_id.in_(tables))
+
+
+def _look_for(public_id: str, device_hash: str | None) -> str:
     # No cookie, or an address no game can have: nothing to look up.
     if device_hash is None or not PUBLIC_ID.fullmatch(public_id):
         raise GameNotFound(public_id)
+    return device_hash
 
 
 def load_game(public_id: str, device_hash: str | None, *, for_update: bool = False) -> Game:
     """Return the device's game with its players and rounds, locked for a write if asked (inside
     a unit of work; for services only: pages get a SavedGame), or raise GameNotFound."""
-    _look_for(public_id, device_hash)
+    device = _look_for(public_id, device_hash)
     query = (
         select(Game)
-        .where(Game.public_id == public_id, Game.device_hash == device_hash)
+        .where(Game.public_id == public_id, reachable_by(device))
         .options(*with_sheets())
     )
     if for_update:
@@ -158,13 +165,13 @@ def read_game(
     statement, its players' names in another. A page costs about half the CPU to read this way
     than through the ORM with its loaders (docs/performance.md, « The game page's server time »).
     """
-    _look_for(public_id, device_hash)
+    device = _look_for(public_id, device_hash)
     query = select(*_SHOWN).outerjoin(Round, Round.game_id == Game.id)
     if with_table:
         query = query.add_columns(
             TableRoundState.round_number, TableRoundState.starts, TableRoundState.turns
         ).outerjoin(TableRoundState, TableRoundState.game_id == Game.id)
-    query = query.where(Game.public_id == public_id, Game.device_hash == device_hash)
+    query = query.where(Game.public_id == public_id, reachable_by(device))
     rows = db.session.execute(query.order_by(Round.number)).all()
     if not rows:
         raise GameNotFound(public_id)
@@ -392,11 +399,27 @@ def _changed(work: UnitOfWork, game: Game) -> SavedGame:
 
 
 def rematch(public_id: str, device_hash: str | None) -> SavedGame:
-    """Start a new game with the same players, in the same seats, under the same rules."""
+    """Start a new game with the same players, in the same seats, under the same rules.
+
+    It belongs to the same phone and the same table as the old one (a second tap, or another
+    phone of the table, finds the same new game: its key is the old game's), and the follow
+    address goes on with it: followers and the big screen see the new game without a new link.
+    """
     old = load_game(public_id, device_hash)
-    key = f"revanche:{old.public_id}"  # a second tap on « Rejouer » finds the same new game
+    key = f"revanche:{old.public_id}"
     sheet = SavedGame.of(old).scoresheet
-    return start_game(old.device_hash, sheet.players, sheet.rules, key)
+    new = start_game(old.device_hash, sheet.players, sheet.rules, key)
+    with UnitOfWork() as work:
+        old = load_game(public_id, device_hash, for_update=True)
+        game = load_game(new.public_id, old.device_hash, for_update=True)
+        game.table_id = old.table_id
+        if old.follow_token is not None and game.follow_token is None:
+            work.announce(old)  # while it has the token: its streams look again, and move on
+            token, old.follow_token = old.follow_token, None
+            db.session.flush()  # the token is unique: off the old game before on the new one
+            game.follow_token = token
+            work.announce(game)
+        return SavedGame.of(game)
 
 
 def game_in_progress(device_hash: str | None) -> SavedGame | None:
@@ -405,7 +428,7 @@ def game_in_progress(device_hash: str | None) -> SavedGame | None:
         return None
     recent = db.session.scalars(
         select(Game)
-        .where(Game.device_hash == device_hash)
+        .where(reachable_by(device_hash))
         .order_by(Game.created_at.desc(), Game.id.desc())
         .limit(IN_PROGRESS_LOOKBACK)
         .options(*with_sheets())
@@ -429,7 +452,7 @@ def history(device_hash: str | None, page: int, per_page: int) -> HistoryPage:
     # One more than a page tells whether an older page exists, without a COUNT.
     found = db.session.scalars(
         select(Game)
-        .where(Game.device_hash == device_hash)
+        .where(reachable_by(device_hash))
         .order_by(Game.created_at.desc(), Game.id.desc())
         .offset((page - 1) * per_page)
         .limit(per_page + 1)
@@ -444,7 +467,7 @@ def all_games(device_hash: str | None) -> list[SavedGame]:
     """Return every game of the device, oldest first, with players and rounds."""
     if device_hash is None:
         return []
-    query = select(Game).where(Game.device_hash == device_hash)
+    query = select(Game).where(reachable_by(device_hash))
     found = db.session.scalars(query.order_by(Game.created_at, Game.id).options(*with_sheets()))
     return [SavedGame.of(game) for game in found]
 

@@ -42,6 +42,7 @@ class Game(Model):
         Index("ix_game_device_origin", "device_hash", "origin_id"),
         Index("ix_game_device_creation_key", "device_hash", "creation_key", unique=True),
         Index("ix_game_follow_token", "follow_token", unique=True),
+        Index("ix_game_table_recent", "table_id", "created_at", "id"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -61,6 +62,9 @@ class Game(Model):
     creation_key: Mapped[str | None] = mapped_column(String(64))
     # The read-only follow address (/suivre/<token>) while the game is shared, else None.
     follow_token: Mapped[str | None] = mapped_column(String(32))
+    # The table of phones that score it with its own (« Inviter à marquer »), else None: every
+    # phone of the table may see and write it, and the games that follow from it (rematches).
+    table_id: Mapped[int | None] = mapped_column(ForeignKey("shared_table.id", ondelete="SET NULL"))
 
     # The rounds « Annuler la manche » removed, last cancelled last, so that « Rétablir la
     # manche N » can put them back; a new round recorded by hand empties it. NULL: none.
@@ -120,3 +124,31 @@ class TableRoundState(Model):
     round_number: Mapped[int]
     starts: Mapped[list[int]] = mapped_column(JSON)
     turns: Mapped[list[dict]] = mapped_column(JSON)
+
+
+class SharedTable(Model):
+    """Phones that score one evening together: each keeps its own device token; the server
+    keeps which may write the table's games. `invite_token` is the scorer address
+    (/rejoindre/<token>, 128 random bits) while the invitation stands, else None."""
+
+    __tablename__ = "shared_table"
+    __table_args__ = (Index("ix_shared_table_invite_token", "invite_token", unique=True),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    invite_token: Mapped[str | None] = mapped_column(String(32))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class TablePhone(Model):
+    """A phone (its device hash) at a table: it may see and score the table's games."""
+
+    __tablename__ = "table_phone"
+    __table_args__ = (
+        UniqueConstraint("table_id", "device_hash"),
+        Index("ix_table_phone_device", "device_hash", "table_id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("shared_table.id", ondelete="CASCADE"))
+    device_hash: Mapped[str] = mapped_column(String(64))
+    joined_at: Mapped[datetime] = mapped_column(default=utcnow)

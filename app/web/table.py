@@ -1,0 +1,79 @@
+"""Several phones at one table (app/services/tables.py): the scorer address, shown, stopped,
+and joined from another phone."""
+
+from __future__ import annotations
+
+import segno
+from flask import Blueprint, current_app, flash, redirect, render_template, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response
+
+from app.platform import rate_limits
+from app.platform.devices import claim_device, current_device_hash
+from app.platform.extensions import limiter
+from app.services import games, tables
+from app.web.errors import render_error
+
+bp = Blueprint("table", __name__)
+
+# Guessing a scorer address: bounded per client address, whatever token it tries.
+JOIN_LIMIT = "60 per minute"
+
+
+@bp.get("/parties/<public_id>/inviter")
+def invite_page(public_id: str) -> str:
+    """Show the game's scorer address and its QR code, or the way to make one."""
+    token = tables.invite_token(public_id, current_device_hash())
+    address = url_for("table.join_page", token=token, _external=True) if token else None
+    qr = segno.make(address, error="m").svg_data_uri(scale=6, border=2) if address else None
+    return render_template("table/invite.html", public_id=public_id, address=address, qr=qr)
+
+
+@bp.post("/parties/<public_id>/inviter")
+@rate_limits.writes
+def invite(public_id: str) -> ResponseReturnValue:
+    tables.invite(public_id, current_device_hash())
+    return redirect(url_for("table.invite_page", public_id=public_id), 303)
+
+
+@bp.post("/parties/<public_id>/inviter/arreter")
+@rate_limits.writes
+def stop_inviting(public_id: str) -> ResponseReturnValue:
+    tables.stop_inviting(public_id, current_device_hash())
+    flash(_("Invitation arrêtée : l’adresse pour marquer ne mène plus à la table."), "info")
+    return redirect(url_for("table.invite_page", public_id=public_id), 303)
+
+
+@bp.get("/rejoindre/<token>")
+@limiter.limit(JOIN_LIMIT, key_func=rate_limits.address)
+def join_page(token: str) -> ResponseReturnValue:
+    """Show whose table this is, and « Rejoindre la table » (opening it joins nothing)."""
+    try:
+        game = tables.invited_game(token)
+        page = render_template("table/join.html", token=token, game=game, sheet=game.scoresheet)
+    except games.GameNotFound:
+        page = render_error(404, _stopped())
+    return _private(current_app.make_response(page))
+
+
+@bp.post("/rejoindre/<token>")
+@limiter.limit(JOIN_LIMIT, key_func=rate_limits.address)
+@rate_limits.writes
+def join(token: str) -> ResponseReturnValue:
+    """Seat this phone at the table and open its game."""
+    try:
+        game = tables.join(token, claim_device())
+    except games.GameNotFound:
+        return _private(current_app.make_response(render_error(404, _stopped())))
+    return _private(redirect(url_for("counter.game", public_id=game.public_id), 303))
+
+
+def _private(response: Response) -> Response:
+    response.headers["Referrer-Policy"] = "no-referrer"  # the address is a key: never pass it on
+    response.headers["X-Robots-Tag"] = "noindex"
+    return response
+
+
+def _stopped() -> str:
+    return _("Cette adresse pour marquer n’existe pas, ou l’invitation a été arrêtée.")

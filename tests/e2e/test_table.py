@@ -1,0 +1,41 @@
+"""Three phones score one evening (ui-contract « The table: several phones, one evening »):
+the first invites, two others join by the scorer address — one without JavaScript — and every
+phone scores and sees the same game."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from .pages import GamePage, control, game_started
+
+NAMES = ["Alice", "Bruno", "Chloé"]
+
+
+def test_three_phones_score_one_game_and_share_its_history(new_context):
+    first = game_started(new_context().new_page(), NAMES, [5, 6, 7])
+    control(first.page, "Inviter à marquer").click()
+    first.page.get_by_role("button", name="Inviter à marquer").click()
+    address = first.page.get_by_role("link", name=re.compile("rejoindre"))
+    expect(first.page.get_by_role("img", name=re.compile("QR"))).to_be_visible()
+    scorer_address = address.get_attribute("href") or ""
+    assert "/suivre/" not in scorer_address
+
+    second = GamePage(new_context().new_page())
+    third = GamePage(new_context(java_script_enabled=False).new_page())
+    for phone in (second, third):
+        phone.page.goto(scorer_address)
+        phone.page.get_by_role("button", name="Rejoindre la table").click()
+        expect(phone.scoreboard).to_be_visible()
+        phone.expect_totals({"Alice": 5, "Bruno": 6, "Chloé": 7})
+
+    second.play_round(NAMES, [1, 2, 3], 2)
+    third.page.reload()
+    third.play_round(NAMES, [0, 4, 1], 3)
+    first.page.goto(third.page.url)
+    first.expect_totals({"Alice": 6, "Bruno": 12, "Chloé": 11})
+    expect(first.round_line(3)).to_be_visible()
+
+    second.page.goto("/historique")
+    expect(second.page.get_by_role("main").get_by_role("listitem")).to_have_count(1)

@@ -1,0 +1,132 @@
+"""Several phones, one table (issue 24): the scorer address, joining it, the table's rights and
+its one history, the rematch that carries the table and the follow address on."""
+
+from __future__ import annotations
+
+import re
+
+from .actions import cancel_round, game_url, new_device, play_round, play_rounds, start_game
+from .html import button, form_of, link, parse, round_lines, totals
+
+NAMES = ["Alice", "Bruno", "Chloé"]
+SCORER = re.compile(r"^http://localhost/rejoindre/([A-Za-z0-9_-]{22,})$")
+
+
+def invite(client, public_id: str) -> str:
+    """Tap « Inviter à marquer » (the link, then the button) and return the scorer address."""
+    page = parse(client.get(game_url(public_id)).data)
+    invite_page = link(page, "Inviter à marquer")
+    assert invite_page is not None, "no « Inviter à marquer » on the game page"
+    form = form_of(parse(client.get(invite_page.get("href")).data), "Inviter à marquer")
+    response = client.post(form.get("action"))
+    assert response.status_code == 303
+    shown = parse(client.get(response.headers["Location"]).data)
+    links = [a for a in shown.find_all("a") if SCORER.match(a.get("href") or "")]
+    assert len(links) == 1 and links[0].text == links[0].get("href"), shown.text
+    assert any("QR" in (img.get("alt") or "") for img in shown.find_all("img"))
+    return links[0].get("href")
+
+
+def join(client, address: str):
+    """Open the scorer address and tap « Rejoindre la table »."""
+    page = client.get(address)
+    assert page.status_code == 200
+    assert page.headers["Referrer-Policy"] == "no-referrer"
+    form = form_of(parse(page.data), "Rejoindre la table")
+    return client.post(form.get("action"))
+
+
+def test_a_joined_phone_scores_the_game_like_the_first(app, client):
+    public_id = start_game(client, NAMES)
+    play_rounds(client, public_id, [5, 6, 7])
+    other = new_device(app)
+    assert other.get(game_url(public_id)).status_code == 404  # not before joining
+
+    joined = join(other, invite(client, public_id))
+
+    assert joined.status_code == 303 and joined.headers["Location"].endswith(game_url(public_id))
+    assert play_round(other, public_id, 2, [1, 2, 3]).status_code == 303
+    assert cancel_round(other, public_id, 2).status_code == 303
+    assert play_round(other, public_id, 2, [4, 0, 1]).status_code == 303
+    assert round_lines(parse(client.get(game_url(public_id)).data)) == [[5, 6, 7], [4, 0, 1]]
+    assert other.get(f"{game_url(public_id)}/manches/1").status_code == 200  # its edit form
+    page = parse(other.get(game_url(public_id)).data)
+    assert totals(page) == {"Alice": 9, "Bruno": 6, "Chloé": 8}
+
+
+def test_the_same_round_from_two_phones_is_recorded_once(app, client):
+    public_id = start_game(client, NAMES)
+    other = new_device(app)
+    join(other, invite(client, public_id))
+
+    assert play_round(client, public_id, 1, [5, 6, 7]).status_code == 303
+    assert play_round(other, public_id, 1, [9, 9, 9]).status_code == 303  # told, not recorded
+
+    assert round_lines(parse(client.get(game_url(public_id)).data)) == [[5, 6, 7]]
+
+
+def test_the_history_and_statistics_are_the_tables_and_a_phones_own_games_stay_its_own(app, client):
+    table_game = start_game(client, NAMES)
+    own_game = start_game(client, ["Zoé", "Yann"])
+    other = new_device(app)
+    join(other, invite(client, table_game))
+    others_own = start_game(other, ["Xavier", "Wanda"])
+    play_round(other, table_game, 1, [70, 1, 2])  # scored by the joined phone: over
+
+    ours = other.get("/historique").get_data(as_text=True)
+    assert game_url(table_game) in ours and game_url(others_own) in ours
+    assert game_url(own_game) not in ours
+    assert game_url(others_own) not in client.get("/historique").get_data(as_text=True)
+    stats = client.get("/statistiques").get_data(as_text=True)
+    assert "Bruno" in stats and "Xavier" not in stats  # the table's game, scored by the other
+
+
+def test_stopping_the_invitation_closes_the_address_and_keeps_the_phones_seated(app, client):
+    public_id = start_game(client, NAMES)
+    address = invite(client, public_id)
+    seated, late = new_device(app), new_device(app)
+    join(seated, address)
+    page = parse(client.get(f"{game_url(public_id)}/inviter").data)
+
+    assert client.post(form_of(page, "Arrêter l’invitation").get("action")).status_code == 303
+
+    assert late.get(address).status_code == 404
+    assert late.post(address).status_code == 404
+    assert late.get(game_url(public_id)).status_code == 404
+    assert seated.get(game_url(public_id)).status_code == 200
+    assert invite(client, public_id) != address  # inviting again: a new address
+
+
+def test_a_rematch_from_a_joined_phone_stays_at_the_table_and_keeps_the_follow_address(app, client):
+    public_id = start_game(client, NAMES)
+    other = new_device(app)
+    join(other, invite(client, public_id))
+    shared = client.post(f"{game_url(public_id)}/partage")
+    assert shared.status_code == 303
+    follow = parse(client.get(shared.headers["Location"]).data)
+    address = next(a.get("href") for a in follow.find_all("a") if "/suivre/" in a.get("href"))
+    play_round(client, public_id, 1, [70, 1, 2])
+
+    again = other.post(
+        form_of(parse(other.get(game_url(public_id)).data), "Rejouer avec les mêmes joueurs").get(
+            "action"
+        )
+    )
+    assert again.status_code == 303
+    new_game = again.headers["Location"].rsplit("/", 1)[-1]
+    from_first = client.post(f"{game_url(public_id)}/revanche")  # the first phone taps too
+
+    assert from_first.headers["Location"].endswith(game_url(new_game))  # the same new game
+    assert play_round(client, new_game, 1, [1, 2, 3]).status_code == 303
+    watched = parse(new_device(app).get(address).data)
+    assert round_lines(watched) == [[1, 2, 3]]  # the follow address goes on with the new game
+    assert button(watched, "Valider la manche") is None
+
+
+def test_a_scorer_address_that_does_not_exist_answers_404_without_a_cookie(app):
+    stranger = new_device(app)
+
+    response = stranger.get("/rejoindre/AAAAAAAAAAAAAAAAAAAAAA")
+
+    assert response.status_code == 404
+    assert stranger.get_cookie("appareil") is None

@@ -187,10 +187,10 @@ def _layout_at(card: ResultCard, scale: float, force: bool = False) -> Layout | 
             facts_lines.extend(wrap(fact, facts_size, False, room))
     facts_height = len(facts_lines) * _line_height(facts_size)
     facts_top = HEIGHT - MARGIN + 16 - facts_height
-    for index, line in enumerate(facts_lines):
+    for index, fact_line in enumerate(facts_lines):
         top = facts_top + index * _line_height(facts_size)
         texts.append(
-            _text(line, left, top, facts_size, False, MUTED, (left, facts_top, right, HEIGHT))
+            _text(fact_line, left, top, facts_size, False, MUTED, (left, facts_top, right, HEIGHT))
         )
 
     # The headline, then one row per player, in the space between (centred in it).
@@ -198,10 +198,10 @@ def _layout_at(card: ResultCard, scale: float, force: bool = False) -> Layout | 
     top = band_height + px(44)
     head_size, head_lines = _paragraph(card.headline, min(px(54), 60), True, room, 3)
     head_box_top = top
-    for line in head_lines:
+    for head_line in head_lines:
         texts.append(
             _text(
-                line,
+                head_line,
                 left,
                 top,
                 head_size,

@@ -64,3 +64,46 @@ document.addEventListener("click", (event) => {
   }
   link.href = url;
 });
+
+// The shared result (templates/game/_share_result.html): the phone's share sheet with the image
+// as a file where it has one (a group chat then gets the picture), else « Copier » for the text.
+// Marks on <html> show the buttons (app.css): the result may come later, swapped in by htmx or by
+// the follow page's stream. Without this file: the image, its download and the text.
+(() => {
+  const root = document.documentElement;
+  try {
+    const probe = new File([new Uint8Array(1)], "resultat.png", { type: "image/png" });
+    if (navigator.canShare?.({ files: [probe] })) root.classList.add("can-share-files");
+  } catch {
+    // No File constructor or no canShare: no share sheet for files.
+  }
+  if (navigator.clipboard?.writeText) root.classList.add("can-copy");
+})();
+
+async function copyResult(section, text) {
+  await navigator.clipboard.writeText(text);
+  const status = section.querySelector("[data-share-status]");
+  status.textContent = section.querySelector("[data-copy-result]").dataset.copied;
+}
+
+document.addEventListener("click", async (event) => {
+  const button = event.target.closest?.("[data-share-file], [data-copy-result]");
+  const section = button?.closest("[data-share-result]");
+  if (!section) return;
+  const text = section.querySelector("[data-share-text]").textContent.trim();
+  try {
+    if (button.hasAttribute("data-copy-result")) {
+      await copyResult(section, text);
+      return;
+    }
+    // The image the page shows, from the browser's cache (the server answers 304 if asked).
+    const image = await fetch(section.querySelector("img").currentSrc);
+    const file = new File([await image.blob()], button.dataset.fileName, { type: "image/png" });
+    await navigator.share({ files: [file], text });
+  } catch (error) {
+    // Dismissed by the person: nothing to do. Refused (too long after the tap): the text, copied.
+    if (error.name !== "AbortError" && navigator.clipboard?.writeText) {
+      await copyResult(section, text).catch(() => {});
+    }
+  }
+});

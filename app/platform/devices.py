@@ -53,7 +53,7 @@ def claim_device() -> str:
 
 # What anyone with a follow address may open (app/follow.py): read-only, so a follower's phone
 # is given no device token there, nor a session (app/security.py): no identifier for watching.
-FOLLOWER_PAGES = frozenset({"follow.follow", "follow.live_updates"})
+FOLLOWER_PAGES = frozenset({"follow.follow", "follow.live_updates", "follow.result_image"})
 
 
 def renew_device_cookie(response: Response) -> Response:

@@ -107,7 +107,9 @@ def rule_in_force(game_rules: rules.GameRules) -> str:
         rule = gettext("Fin\u202f: %(limit)s têtes ou plus", limit=game_rules.limit)
     else:
         rule = gettext("Fin\u202f: plus de %(limit)s têtes", limit=game_rules.limit)
-    return f"{rule} · {gettext('variante pro')}" if game_rules.pro else rule
+    if game_rules.pro:
+        return gettext("%(rule)s · variante pro", rule=rule)
+    return rule
 
 
 def share_text(placed: tuple[Placing, ...], rounds: int) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from app.web.result_card import CardLine, ResultCard
+from app.web.result_card import ResultCard
 
 WIDTH = HEIGHT = 1080
 MARGIN = 64
@@ -38,6 +38,8 @@ CROSSED = (155, 44, 44)
 LARGEST = 1.3  # a few players are drawn larger than ten
 RANK_WIDTH = 90  # at scale 1: room for « 10 »
 TOTAL_WIDTH = 150  # room for « 104 »
+# Texts hang from the font's ascender, not their own ink: « Zoé » and « Ève » share a baseline.
+ANCHORS = {"left": "la", "right": "ra"}
 # Break after a space (dropped) or after a hyphen (kept); a no-break space (U+202F, « gagne ! »)
 # never breaks.
 _PIECES = re.compile(r"[^ -]*-|[^ ]+|  *")
@@ -45,8 +47,10 @@ _PIECES = re.compile(r"[^ -]*-|[^ ]+|  *")
 
 @dataclass(frozen=True)
 class Text:
-    """One line of text as drawn: its box is (left, top, right, bottom) of the room it has."""
+    """One line of text as drawn: what part of the card it shows (« title », « name 3 »…), and
+    the box (left, top, right, bottom) of the room it has."""
 
+    part: str
     text: str
     x: int
     y: int
@@ -58,7 +62,7 @@ class Text:
 
     def bounds(self) -> tuple[int, int, int, int]:
         """Return the ink's box, as Pillow draws this text."""
-        anchor = "rt" if self.align == "right" else "lt"
+        anchor = ANCHORS[self.align]
         ink = font(self.size, self.bold).getbbox(self.text, anchor=anchor)
         return _shifted((int(ink[0]), int(ink[1]), int(ink[2]), int(ink[3])), self.x, self.y)
 
@@ -160,108 +164,69 @@ def _layout_at(card: ResultCard, scale: float, force: bool = False) -> Layout | 
     left, right = MARGIN, WIDTH - MARGIN
     room = right - left
 
-    # The title band: always the same, whatever the scale.
+    # The title band: the same at every scale.
     band_height = 132
     bands.append(Band((0, 0, WIDTH, band_height), BAND))
-    title_size, title_lines = fit(card.title, 64, True, room, smallest=40)
+    size, lines = fit(card.title, 64, True, room, smallest=40)
+    box = (left, 0, right, band_height)
     texts.append(
-        _text(
-            title_lines[0],
-            left,
-            (band_height - title_size) // 2 - 4,
-            title_size,
-            True,
-            ON_BAND,
-            (left, 0, right, band_height),
-        )
+        Text("title", lines[0], left, (band_height - size) // 2 - 4, size, True, ON_BAND, box)
     )
 
-    # The facts at the bottom: the rounds, the rule, the date; on one line, else one a line.
-    facts_size = min(px(32), 32)
-    facts_lines = [" · ".join(card.facts)]
-    if width_of(facts_lines[0], facts_size) > room:
-        facts_lines = []
-        for fact in card.facts:
-            size, lines = _paragraph(fact, 32, False, room, 1)
-            facts_size = min(facts_size, size)
-            facts_lines.extend(wrap(fact, facts_size, False, room))
-    facts_height = len(facts_lines) * _line_height(facts_size)
-    facts_top = HEIGHT - MARGIN + 16 - facts_height
-    for index, fact_line in enumerate(facts_lines):
-        top = facts_top + index * _line_height(facts_size)
-        texts.append(
-            _text(fact_line, left, top, facts_size, False, MUTED, (left, facts_top, right, HEIGHT))
-        )
+    # The facts at the bottom (the rounds, the rule, the date): on one line, else one a line.
+    size = min(px(32), 32)
+    lines = [" · ".join(card.facts)]
+    if width_of(lines[0], size) > room:
+        size = min(size, *(_paragraph(fact, 32, False, room, 1)[0] for fact in card.facts))
+        lines = [line for fact in card.facts for line in wrap(fact, size, False, room)]
+    facts_top = HEIGHT - MARGIN + 16 - len(lines) * _line_height(size)
+    box = (left, facts_top, right, HEIGHT)
+    for index, line in enumerate(lines):
+        top = facts_top + index * _line_height(size)
+        texts.append(Text("facts", line, left, top, size, False, MUTED, box))
 
     # The headline, then one row per player, in the space between (centred in it).
     fixed_bands, fixed_texts = len(bands), len(texts)
     top = band_height + px(44)
-    head_size, head_lines = _paragraph(card.headline, min(px(54), 60), True, room, 3)
-    head_box_top = top
-    for head_line in head_lines:
-        texts.append(
-            _text(
-                head_line,
-                left,
-                top,
-                head_size,
-                True,
-                INK,
-                (
-                    left,
-                    head_box_top,
-                    right,
-                    head_box_top + len(head_lines) * _line_height(head_size),
-                ),
-            )
-        )
-        top += _line_height(head_size)
+    size, lines = _paragraph(card.headline, min(px(54), 60), True, room, 3)
+    box = (left, top, right, top + len(lines) * _line_height(size))
+    for line in lines:
+        texts.append(Text("headline", line, left, top, size, True, INK, box))
+        top += _line_height(size)
     top += px(30)
 
     rank_width, total_width = px(RANK_WIDTH), px(TOTAL_WIDTH)
     name_left = left + rank_width
     name_room = room - rank_width - total_width - px(16)
-    padding = px(12)
-    for index, line in enumerate(card.lines):
-        row_top = top
-        size, name_lines = fit(line.name, px(46), line.winner, name_room, smallest=px(32))
-        note_size = px(28)
-        height = len(name_lines) * _line_height(size) + (
-            _line_height(note_size) if line.note else 0
-        )
-        row_bottom = row_top + height + 2 * padding
-        if line.winner:
+    padding, figures, note_size = px(12), px(46), px(28)
+    for index, row in enumerate(card.lines):
+        size, lines = fit(row.name, px(46), row.winner, name_room, smallest=px(32))
+        # As tall as its name, and at least as its figures (a long name is drawn smaller).
+        name_height = max(len(lines) * _line_height(size), _line_height(figures))
+        height = name_height + (_line_height(note_size) if row.note else 0)
+        row_top, row_bottom = top, top + height + 2 * padding
+        if row.winner:
             bands.append(Band((left - 16, row_top, right + 16, row_bottom), WINNER_ROW))
         elif index:
             bands.append(Band((left, row_top, right, row_top + 2), RULE))
         y = row_top + padding
-        texts.extend(
-            _row_figures(line, left, right, rank_width, total_width, y, px(46), row_top, row_bottom)
+        # The rank and the total, each at the size that fits its column (« 104 » at the most).
+        rank_size = fit(row.rank, figures, True, rank_width - 12, smallest=8)[0]
+        box = (left, row_top, left + rank_width, row_bottom)
+        texts.append(Text(f"rank {index}", row.rank, left, y, rank_size, True, MUTED, box))
+        total_size = fit(row.total, figures, True, total_width, smallest=8)[0]
+        box = (right - total_width, row_top, right, row_bottom)
+        texts.append(
+            Text(f"total {index}", row.total, right, y, total_size, True, INK, box, "right")
         )
-        for name_line in name_lines:
-            texts.append(
-                _text(
-                    name_line,
-                    name_left,
-                    y,
-                    size,
-                    line.winner,
-                    INK,
-                    (name_left, row_top, name_left + name_room, row_bottom),
-                )
-            )
+        box = (name_left, row_top, name_left + name_room, row_bottom)
+        for line in lines:
+            texts.append(Text(f"name {index}", line, name_left, y, size, row.winner, INK, box))
             y += _line_height(size)
-        if line.note:
+        y = row_top + padding + name_height
+        if row.note:
             texts.append(
-                _text(
-                    line.note,
-                    name_left,
-                    y,
-                    note_size,
-                    False,
-                    CROSSED,
-                    (name_left, row_top, name_left + name_room, row_bottom),
-                )
+                Text(f"note {index}", row.note, name_left, y, note_size, False, CROSSED, box)
             )
         top = row_bottom
     spare = facts_top - px(20) - top
@@ -281,55 +246,6 @@ def _moved(item: Band | Text, down: int) -> Any:
     return replace(item, y=item.y + down, box=box)
 
 
-def _row_figures(
-    line: CardLine,
-    left: int,
-    right: int,
-    rank_width: int,
-    total_width: int,
-    y: int,
-    size: int,
-    row_top: int,
-    row_bottom: int,
-) -> list[Text]:
-    # The rank and the total, each at the size that fits its column (« 104 » at the most).
-    rank_size, _ = fit(line.rank, size, True, rank_width - 12, smallest=8)
-    total_size, _ = fit(line.total, size, True, total_width, smallest=8)
-    return [
-        _text(
-            line.rank,
-            left,
-            y,
-            rank_size,
-            True,
-            MUTED,
-            (left, row_top, left + rank_width, row_bottom),
-        ),
-        Text(
-            line.total,
-            right,
-            y,
-            total_size,
-            True,
-            INK,
-            (right - total_width, row_top, right, row_bottom),
-            align="right",
-        ),
-    ]
-
-
-def _text(
-    text: str,
-    x: int,
-    y: int,
-    size: int,
-    bold: bool,
-    colour: tuple[int, int, int],
-    box: tuple[int, int, int, int],
-) -> Text:
-    return Text(text, x, y, size, bold, colour, box)
-
-
 def draw(card: ResultCard) -> Image.Image:
     """Paint the card's layout."""
     image = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
@@ -338,7 +254,7 @@ def draw(card: ResultCard) -> Image.Image:
     for band in placed.bands:
         pen.rectangle(band.box, fill=band.colour)
     for text in placed.texts:
-        anchor = "rt" if text.align == "right" else "lt"
+        anchor = ANCHORS[text.align]
         pen.text(
             (text.x, text.y),
             text.text,

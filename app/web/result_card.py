@@ -7,6 +7,7 @@ draws exactly these texts, so a test of the card is a test of what the image say
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 from babel.lists import format_list
@@ -59,8 +60,22 @@ def result_card(game: SavedGame) -> ResultCard:
     )
 
 
+# Bidi classes that can move the text around a name: right-to-left letters, and the explicit
+# embeddings, overrides and isolates (a name ending in U+202E would reverse the rest).
+_REORDERING = {"R", "AL", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"}
+
+
+def isolated(name: str) -> str:
+    """Return a name as it may sit inside a sentence: between U+2068 and U+2069 (first strong
+    isolate, pop isolate) when it could reorder its neighbours, as is, invisible marks spared,
+    when it cannot (a chat or a screen reader gets the plain name)."""
+    if any(unicodedata.bidirectional(char) in _REORDERING for char in name):
+        return f"\u2068{name}\u2069"
+    return name
+
+
 def _names(lines: list[Placing]) -> str:
-    return format_list([line.name for line in lines], locale=get_locale())
+    return format_list([isolated(line.name) for line in lines], locale=get_locale())
 
 
 def _headline(placed: tuple[Placing, ...]) -> str:
@@ -71,7 +86,7 @@ def _headline(placed: tuple[Placing, ...]) -> str:
             "%(name)s gagne avec %(num)d tête\u202f!",
             "%(name)s gagne avec %(num)d têtes\u202f!",
             best,
-            name=winners[0].name,
+            name=isolated(winners[0].name),
         )
     return ngettext(
         "Victoire partagée\u202f: %(names)s, à égalité avec %(num)d tête.",
@@ -121,7 +136,7 @@ def share_text(placed: tuple[Placing, ...], rounds: int) -> str:
             "%(name)s gagne avec %(num)d tête",
             "%(name)s gagne avec %(num)d têtes",
             best,
-            name=winners[0].name,
+            name=isolated(winners[0].name),
         )
     else:
         won = ngettext(
@@ -130,5 +145,5 @@ def share_text(placed: tuple[Placing, ...], rounds: int) -> str:
             best,
             names=_names(winners),
         )
-    others = ", ".join(f"{line.name} {line.total}" for line in placed if not line.winner)
+    others = ", ".join(f"{isolated(line.name)} {line.total}" for line in placed if not line.winner)
     return " — ".join(part for part in (won, others, rounds_played(rounds)) if part)

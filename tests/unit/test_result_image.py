@@ -137,3 +137,15 @@ def test_rows_never_overlap_each_other_nor_the_facts(speaking):
     for (_top, bottom), (next_top, _bottom) in zip(rows, rows[1:]):
         assert bottom <= next_top
     assert rows[-1][1] <= facts_top
+
+
+def test_a_name_that_could_reorder_the_sentence_is_isolated_in_it(speaking):
+    game = finished(["Bob\u202e", "אביגיל", "Alice"], [2, 3, 70])
+    with speaking("fr"):
+        card = result_card(game)
+
+    assert card.headline.startswith("\u2068Bob\u202e\u2069 gagne")
+    assert card.text == (
+        "\u2068Bob\u202e\u2069 gagne avec 2 têtes — \u2068אביגיל\u2069 3, Alice 70 — 1 manche"
+    )
+    assert [line.name for line in card.lines] == ["Bob\u202e", "אביגיל", "Alice"]  # drawn alone

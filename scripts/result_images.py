@@ -14,9 +14,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from flask_migrate import upgrade  # noqa: E402
+from flask_migrate import upgrade
 
-from app import create_app  # noqa: E402
+from app import create_app
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 GAMES = {

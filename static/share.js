@@ -44,7 +44,7 @@
         return;
       }
       // The image the page shows, from the browser's cache (the server answers 304 if asked).
-      const image = await fetch(section.querySelector("img").currentSrc);
+      const image = await fetch(section.querySelector("img").src);
       const file = new File([await image.blob()], button.dataset.fileName, { type: "image/png" });
       await navigator.share({ files: [file], text });
     } catch (error) {

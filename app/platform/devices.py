@@ -54,7 +54,9 @@ def claim_device() -> str:
 # What anyone with a follow address may open (app/follow.py): read-only, so a follower's phone
 # is given no device token there, nor a session (app/security.py): no identifier for watching.
 # The scorer address's page too (app/web/table.py): a phone gets its token when it joins.
-FOLLOWER_PAGES = frozenset({"follow.follow", "follow.live_updates", "table.join_page"})
+FOLLOWER_PAGES = frozenset(
+    {"follow.follow", "follow.live_updates", "follow.result_image", "table.join_page"}
+)
 
 
 def renew_device_cookie(response: Response) -> Response:

@@ -40,20 +40,27 @@ class SavedGame:
     scoresheet: rules.Scoresheet
     restorable: int | None = None  # the round « Rétablir la manche N » would put back
     origin_id: str | None = None  # its id on the phone it was imported from (exports keep it)
+    played_until: datetime | None = None  # when its last round was recorded (UTC), if dated
 
     @classmethod
     def of(cls, game: Game) -> SavedGame:
         """Freeze a game loaded with its players and rounds (ORM objects: what services write)."""
+        last = game.rounds[-1].recorded_at if game.rounds else None
         return cls.frozen(
-            game, [player.name for player in game.players], [r.heads for r in game.rounds]
+            game, [player.name for player in game.players], [r.heads for r in game.rounds], last
         )
 
     @classmethod
     def frozen(
-        cls, game: Game | Row[Any], names: Sequence[str], rounds: Sequence[Sequence[int]]
+        cls,
+        game: Game | Row[Any],
+        names: Sequence[str],
+        rounds: Sequence[Sequence[int]],
+        played_until: datetime | None = None,
     ) -> SavedGame:
-        """Freeze a game's columns, its players' names in seat order and its rounds in order: the
-        one path from stored rows to a game, whether they were read as objects or as rows."""
+        """Freeze a game's columns, its players' names in seat order, its rounds in order and when
+        the last one was recorded: the one path from stored rows to a game, whether they were read
+        as objects or as rows."""
         game_rules = rules.GameRules(
             end=rules.EndRule(game.end_rule),
             limit=game.limit,
@@ -62,7 +69,15 @@ class SavedGame:
         )
         sheet = rules.Scoresheet(tuple(names), tuple(tuple(heads) for heads in rounds), game_rules)
         restorable = len(rounds) + 1 if game.cancelled_rounds else None
-        return cls(game.public_id, game.version, game.created_at, sheet, restorable, game.origin_id)
+        return cls(
+            game.public_id,
+            game.version,
+            game.created_at,
+            sheet,
+            restorable,
+            game.origin_id,
+            played_until,
+        )
 
 
 class GameNotFound(Exception):
@@ -152,6 +167,7 @@ _SHOWN = (
     Game.cancelled_rounds,
     Game.origin_id,
     Round.heads,
+    Round.recorded_at,
 )
 
 
@@ -181,7 +197,7 @@ def read_game(
     ).all()
     rounds = [row.heads for row in rows if row.heads is not None]
     table = first if with_table and first.starts is not None else None
-    return SavedGame.frozen(first, names, rounds), table
+    return SavedGame.frozen(first, names, rounds, rows[-1].recorded_at), table
 
 
 def start_game(
@@ -527,7 +543,8 @@ def import_games(device_hash: str, imported: Sequence[ImportedGame]) -> tuple[in
             ],
         )
         rounds = [
-            {"game_id": game_id, "number": number, "heads": list(heads)}
+            # No date: an imported round was not recorded now (its game then says no length).
+            {"game_id": game_id, "number": number, "heads": list(heads), "recorded_at": None}
             for game_id, game in zip(game_ids, fresh, strict=True)
             for number, heads in enumerate(game.sheet.rounds, start=1)
         ]

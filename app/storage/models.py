@@ -106,6 +106,9 @@ class Round(Model):
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
     number: Mapped[int]
     heads: Mapped[list[int]] = mapped_column(JSON)
+    # When it was recorded (UTC): the last round's says how long the game lasted, for a shared
+    # result. None for rounds imported, or recorded before rounds were dated.
+    recorded_at: Mapped[datetime | None] = mapped_column(default=utcnow)
 
     game: Mapped[Game] = relationship(back_populates="rounds")
 

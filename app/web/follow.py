@@ -34,6 +34,7 @@ from app.platform.extensions import db, limiter
 from app.services import games, sharing
 from app.web.errors import render_error
 from app.web.htmx import is_htmx, vary_on_htmx
+from app.web.shared_result import image_response, share_of
 
 bp = Blueprint("follow", __name__)
 
@@ -158,6 +159,17 @@ def live_updates(token: str) -> ResponseReturnValue:
     return _private(response)
 
 
+@bp.get("/suivre/<token>/resultat.png")
+@limiter.limit(_follow_limit, key_func=_follow_key)
+def result_image(token: str) -> Response:
+    """Draw the shared game's result as an image, for whoever follows it."""
+    try:
+        found = sharing.followed_game(token)
+    except games.GameNotFound:
+        return _private(current_app.make_response(render_error(404, _stopped())))
+    return _private(image_response(found))
+
+
 def _stopped() -> str:
     return _("Ce lien de suivi n’existe pas, ou le partage de cette partie a été arrêté.")
 
@@ -184,6 +196,7 @@ def _render_follow(template: str, token: str, found: games.SavedGame) -> str:
         version=found.version,
         stream_url=url_for("follow.live_updates", token=token, depuis=found.version),
         sheet=found.scoresheet,
+        share=share_of(found, url_for("follow.result_image", token=token)),
         read_only=True,
         poll_ms=int(current_app.config.get("FOLLOW_POLL_SECONDS", POLL_SECONDS) * 1000),
     )

@@ -37,6 +37,7 @@ from app.web.forms import (
 )
 from app.web.htmx import is_htmx, vary_on_htmx
 from app.web.refusals import said, shown
+from app.web.shared_result import image_response, share_of
 
 bp = Blueprint("counter", __name__)
 
@@ -262,6 +263,12 @@ def _edit_form(
     return page, status
 
 
+@bp.get("/parties/<public_id>/resultat.png")
+def result_image(public_id: str) -> Response:
+    """Draw a finished game's result as an image, to send to a group chat."""
+    return image_response(games.find_game(public_id, current_device_hash()))
+
+
 @bp.post("/parties/<public_id>/revanche")
 @rate_limits.game_creations
 def rematch(public_id: str) -> ResponseReturnValue:
@@ -281,7 +288,9 @@ def healthz() -> dict[str, str]:
 def _game_page(found: games.SavedGame, **context: Any) -> str:
     """Render a game: its live part for htmx, the whole page otherwise."""
     template = "game/_game_update.html" if is_htmx() else "game/game.html"
-    return render_template(template, game=found, sheet=found.scoresheet, **context)
+    image = url_for("counter.result_image", public_id=found.public_id)
+    share = share_of(found, image)
+    return render_template(template, game=found, sheet=found.scoresheet, share=share, **context)
 
 
 def _answer_write(found: games.SavedGame, announcement: str | None = None) -> ResponseReturnValue:

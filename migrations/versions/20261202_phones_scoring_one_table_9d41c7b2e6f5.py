@@ -1,7 +1,7 @@
 """phones scoring one table: shared tables, their phones, and each game's table
 
 Revision ID: 9d41c7b2e6f5
-Revises: c4d2e8f1a690
+Revises: b25e0d7c4a19
 Create Date: 2026-12-02 01:10:00
 
 """
@@ -11,7 +11,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "9d41c7b2e6f5"
-down_revision = "c4d2e8f1a690"
+down_revision = "b25e0d7c4a19"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,116 @@
+"""What a finished game's shared result says: each player's place, and the play BG Stats imports.
+
+Pure functions of a SavedGame: the page, the image (app/web/result_card.py) and the BG Stats
+link all read the same placings, so they can never disagree.
+
+BG Stats' import (« Push plays to BG Stats from other apps or websites », bgstatsapp.com's
+support pages) is one link, `createPlay.html?data=<URL-encoded JSON>`, that the phone opens:
+nothing is sent from the server, and BG Stats then asks which of its games and players these
+are (it remembers the answer per source id).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, tzinfo
+from typing import Any
+from urllib.parse import quote
+
+from app import rules
+from app.services.games import SavedGame
+
+BGSTATS_CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html"
+# The game as BoardGameGeek names it (bgg id 432): BG Stats matches it by that id.
+BGSTATS_GAME = {"name": "6 nimmt!", "bggId": 432, "highestWins": False, "noPoints": False}
+SOURCE_NAME = "Compteur 6 qui prend !"  # BG Stats sets the play's location to its source
+# BG Stats' `sourceGameId` names the board game in the source app (one here: « 6 qui prend ! »),
+# so that the game it was matched with once is found again; the play itself is `sourcePlayId`.
+SOURCE_GAME_ID = "6-qui-prend"
+PLAY_DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
+
+
+@dataclass(frozen=True)
+class Placing:
+    """One player's line of the result, best first: ties share a rank (1, 1, 3)."""
+
+    seat: int
+    name: str
+    total: int
+    rank: int
+    winner: bool
+    crossed: bool  # the total that ended the game by reaching or passing the limit
+
+
+def placings(sheet: rules.Scoresheet) -> tuple[Placing, ...]:
+    """Return the players by rank (lowest total first), in seat order within a tie."""
+    ranked = rules.ranks(sheet.totals)
+    lines = (
+        Placing(
+            seat=seat,
+            name=name,
+            total=sheet.totals[seat],
+            rank=ranked[seat],
+            winner=seat in sheet.winners,
+            crossed=seat in sheet.crossers,
+        )
+        for seat, name in enumerate(sheet.players)
+    )
+    return tuple(sorted(lines, key=lambda line: (line.rank, line.seat)))
+
+
+def play_minutes(game: SavedGame) -> int | None:
+    """Return how long the game lasted, from its start to its last round, in whole minutes;
+    None when its last round has no date (imported, or recorded before rounds were dated).
+
+    From the start rather than from the first round: the first round's date is its end."""
+    if game.played_until is None:
+        return None
+    seconds = (game.played_until - game.created_at).total_seconds()
+    return max(0, round(seconds / 60))
+
+
+def bgstats_play(game: SavedGame, zone: tzinfo, comments: str | None = None) -> dict[str, Any]:
+    """Return the play of a finished game in BG Stats' import format.
+
+    `playDate` is the game's start in the players' time zone (BG Stats shows it as typed);
+    `comments` says the rules in force, in the players' language."""
+    started = game.created_at.replace(tzinfo=UTC).astimezone(zone)
+    play: dict[str, Any] = {
+        "sourceName": SOURCE_NAME,
+        "sourcePlayId": game.public_id,
+        "game": {**BGSTATS_GAME, "sourceGameId": SOURCE_GAME_ID},
+        "playDate": started.strftime(PLAY_DATE_FORMAT),
+        "players": [
+            {
+                "name": line.name,
+                "score": line.total,
+                "rank": line.rank,
+                "winner": line.winner,
+                # The statistics tell players apart by their name's key: BG Stats then
+                # remembers who each is, game after game.
+                "sourcePlayerId": rules.name_key(line.name),
+            }
+            for line in _in_seats(placings(game.scoresheet))
+        ],
+    }
+    minutes = play_minutes(game)
+    if minutes is not None:
+        play["durationMin"] = minutes
+    if comments:
+        play["comments"] = comments
+    return play
+
+
+def _in_seats(lines: Sequence[Placing]) -> list[Placing]:
+    # BG Stats lists the players as given: the table's seat order, as on the round sheet.
+    return sorted(lines, key=lambda line: line.seat)
+
+
+def bgstats_link(play: dict[str, Any]) -> str:
+    """Return the link that opens BG Stats' import of this play."""
+    data = json.dumps(play, ensure_ascii=False, separators=(",", ":"))
+    # Every reserved character escaped, spaces as %20: the page decodes it with JavaScript's
+    # decodeURIComponent, which would leave a « + » as it is.
+    return f"{BGSTATS_CREATE_PLAY}?data={quote(data, safe='')}"

@@ -1,0 +1,282 @@
+"""The shared result as a PNG image (1080 × 1080, the square chat apps show whole), drawn by
+Pillow with the DejaVu Sans shipped in app/web/fonts (no system font is assumed).
+
+`layout` places the card's texts (app/web/result_card.py) and nothing else: a name too long for
+its column is drawn smaller, then wrapped at its spaces and hyphens, never cut; when the whole
+does not fit (ten players with long names) everything is drawn smaller together. `draw` paints
+that layout. Tests read the layout to check that every text is whole and inside its box.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+from app.web.result_card import ResultCard
+
+WIDTH = HEIGHT = 1080
+MARGIN = 64
+FONTS = Path(__file__).parent / "fonts"
+REGULAR, BOLD = "DejaVuSans.ttf", "DejaVuSans-Bold.ttf"
+
+# The counter's own colours (static/app.css): its dark red, on paper.
+PAPER = (251, 246, 238)
+INK = (43, 29, 22)
+MUTED = (107, 90, 78)
+BAND = (122, 31, 31)
+ON_BAND = (255, 255, 255)
+WINNER_ROW = (246, 227, 180)
+RULE = (226, 214, 198)
+CROSSED = (155, 44, 44)
+
+LARGEST = 1.3  # a few players are drawn larger than ten
+RANK_WIDTH = 90  # at scale 1: room for « 10 »
+TOTAL_WIDTH = 150  # room for « 104 »
+# Texts hang from the font's ascender, not their own ink: « Zoé » and « Ève » share a baseline.
+ANCHORS = {"left": "la", "right": "ra"}
+# Break after a space (dropped) or after a hyphen (kept); a no-break space (U+202F, « gagne ! »)
+# never breaks.
+_PIECES = re.compile(r"[^ -]*-|[^ ]+|  *")
+
+
+@dataclass(frozen=True)
+class Text:
+    """One line of text as drawn: what part of the card it shows (« title », « name 3 »…), and
+    the box (left, top, right, bottom) of the room it has."""
+
+    part: str
+    text: str
+    x: int
+    y: int
+    size: int
+    bold: bool
+    colour: tuple[int, int, int]
+    box: tuple[int, int, int, int]
+    align: str = "left"  # or "right": then x is the right edge
+
+    def bounds(self) -> tuple[int, int, int, int]:
+        """Return the ink's box, as Pillow draws this text."""
+        anchor = ANCHORS[self.align]
+        ink = font(self.size, self.bold).getbbox(self.text, anchor=anchor)
+        return _shifted((int(ink[0]), int(ink[1]), int(ink[2]), int(ink[3])), self.x, self.y)
+
+
+@dataclass(frozen=True)
+class Band:
+    """A filled rectangle: the title's band, a winner's row, a rule between rows."""
+
+    box: tuple[int, int, int, int]
+    colour: tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Layout:
+    bands: tuple[Band, ...]
+    texts: tuple[Text, ...]
+    scale: float
+
+
+def _shifted(box: tuple[int, int, int, int], x: int, y: int) -> tuple[int, int, int, int]:
+    return (box[0] + x, box[1] + y, box[2] + x, box[3] + y)
+
+
+# A face costs ~225 kB and 0.3 ms to open: a drawing uses a dozen sizes, the fitting tries more.
+@lru_cache(maxsize=16)
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(FONTS / (BOLD if bold else REGULAR)), size)
+
+
+def width_of(text: str, size: int, bold: bool = False) -> float:
+    return font(size, bold).getlength(text)
+
+
+def wrap(text: str, size: int, bold: bool, room: int) -> list[str]:
+    """Cut a text into lines no wider than `room` at its spaces and hyphens (a word wider than
+    the room stays whole on its own line: the caller then draws it smaller)."""
+    lines: list[str] = []
+    current = ""
+    # A number stays with its word (« 15 têtes », « 29 nov. »): a no-break space, drawn the same.
+    for piece in _PIECES.findall(re.sub(r"(?<=\d) ", "\u00a0", text)):
+        candidate = current + piece
+        if current and not piece.isspace() and width_of(candidate.rstrip(), size, bold) > room:
+            lines.append(current.rstrip())
+            current = piece
+        else:
+            current = candidate
+    if current.strip():
+        lines.append(current.rstrip())
+    return [line.lstrip() for line in lines]
+
+
+def fit(text: str, size: int, bold: bool, room: int, *, smallest: int) -> tuple[int, list[str]]:
+    """Return the size and lines that show the whole text within `room`: smaller down to
+    `smallest` on one line, then wrapped at that size, then smaller still if a word alone is
+    wider than the room."""
+    # Widths grow with the size (nearly in proportion): start from the size that should fit.
+    at_size = width_of(text, size, bold)
+    start = size if at_size <= room else min(size, int(size * room / at_size) + 1)
+    for candidate in range(start, smallest - 1, -1):
+        if width_of(text, candidate, bold) <= room:
+            return candidate, [text]
+    candidate = smallest
+    while True:
+        lines = wrap(text, candidate, bold, room)
+        if all(width_of(line, candidate, bold) <= room for line in lines) or candidate <= 8:
+            return candidate, lines
+        candidate -= 1
+
+
+def _paragraph(
+    text: str, size: int, bold: bool, room: int, most_lines: int
+) -> tuple[int, list[str]]:
+    # A sentence (the headline, the facts) wraps first and gets smaller only past most_lines.
+    candidate = size
+    while True:
+        lines = wrap(text, candidate, bold, room)
+        fits = all(width_of(line, candidate, bold) <= room for line in lines)
+        if (fits and len(lines) <= most_lines) or candidate <= 8:
+            return candidate, lines
+        candidate -= 1
+
+
+def _line_height(size: int) -> int:
+    return round(size * 1.25)
+
+
+def layout(card: ResultCard) -> Layout:
+    """Place the card's texts, as large as they fit."""
+    scale = LARGEST
+    while True:
+        placed = _layout_at(card, scale)
+        if placed is not None or scale < 0.4:
+            return placed or _layout_at(card, scale, force=True)  # type: ignore[return-value]
+        scale *= 0.93
+
+
+def _layout_at(card: ResultCard, scale: float, force: bool = False) -> Layout | None:
+    def px(value: float) -> int:
+        return max(1, round(value * scale))
+
+    bands: list[Band] = []
+    texts: list[Text] = []
+    left, right = MARGIN, WIDTH - MARGIN
+    room = right - left
+
+    # The title band: the same at every scale.
+    band_height = 132
+    bands.append(Band((0, 0, WIDTH, band_height), BAND))
+    size, lines = fit(card.title, 64, True, room, smallest=40)
+    box = (left, 0, right, band_height)
+    texts.append(
+        Text("title", lines[0], left, (band_height - size) // 2 - 4, size, True, ON_BAND, box)
+    )
+
+    # The facts at the bottom (the rounds, the rule, the date): on one line, else one a line.
+    size = min(px(32), 32)
+    lines = [" · ".join(card.facts)]
+    if width_of(lines[0], size) > room:
+        size = min(size, *(_paragraph(fact, 32, False, room, 1)[0] for fact in card.facts))
+        lines = [line for fact in card.facts for line in wrap(fact, size, False, room)]
+    facts_top = HEIGHT - MARGIN + 16 - len(lines) * _line_height(size)
+    box = (left, facts_top, right, HEIGHT)
+    for index, line in enumerate(lines):
+        top = facts_top + index * _line_height(size)
+        texts.append(Text("facts", line, left, top, size, False, MUTED, box))
+
+    # The headline, then one row per player, in the space between (centred in it).
+    fixed_bands, fixed_texts = len(bands), len(texts)
+    top = band_height + px(44)
+    size, lines = _paragraph(card.headline, min(px(54), 60), True, room, 3)
+    box = (left, top, right, top + len(lines) * _line_height(size))
+    for line in lines:
+        texts.append(Text("headline", line, left, top, size, True, INK, box))
+        top += _line_height(size)
+    top += px(30)
+
+    rank_width, total_width = px(RANK_WIDTH), px(TOTAL_WIDTH)
+    name_left = left + rank_width
+    name_room = room - rank_width - total_width - px(16)
+    padding, figures, note_size = px(12), px(46), px(28)
+    for index, row in enumerate(card.lines):
+        size, lines = fit(row.name, px(46), row.winner, name_room, smallest=px(32))
+        # As tall as its name, and at least as its figures (a long name is drawn smaller).
+        name_height = max(len(lines) * _line_height(size), _line_height(figures))
+        height = name_height + (_line_height(note_size) if row.note else 0)
+        row_top, row_bottom = top, top + height + 2 * padding
+        if row.winner:
+            bands.append(Band((left - 16, row_top, right + 16, row_bottom), WINNER_ROW))
+        elif index:
+            bands.append(Band((left, row_top, right, row_top + 2), RULE))
+        y = row_top + padding
+        # The rank and the total, each at the size that fits its column (« 104 » at the most).
+        rank_size = fit(row.rank, figures, True, rank_width - 12, smallest=8)[0]
+        box = (left, row_top, left + rank_width, row_bottom)
+        texts.append(Text(f"rank {index}", row.rank, left, y, rank_size, True, MUTED, box))
+        total_size = fit(row.total, figures, True, total_width, smallest=8)[0]
+        box = (right - total_width, row_top, right, row_bottom)
+        texts.append(
+            Text(f"total {index}", row.total, right, y, total_size, True, INK, box, "right")
+        )
+        box = (name_left, row_top, name_left + name_room, row_bottom)
+        for line in lines:
+            texts.append(Text(f"name {index}", line, name_left, y, size, row.winner, INK, box))
+            y += _line_height(size)
+        y = row_top + padding + name_height
+        if row.note:
+            texts.append(
+                Text(f"note {index}", row.note, name_left, y, note_size, False, CROSSED, box)
+            )
+        top = row_bottom
+    spare = facts_top - px(20) - top
+    if spare < 0 and not force:
+        return None
+    down = max(0, spare) // 2
+    bands[fixed_bands:] = [_moved(band, down) for band in bands[fixed_bands:]]
+    texts[fixed_texts:] = [_moved(text, down) for text in texts[fixed_texts:]]
+    return Layout(tuple(bands), tuple(texts), scale)
+
+
+def _moved(item: Band | Text, down: int) -> Any:
+    left, top, right, bottom = item.box
+    box = (left, top + down, right, bottom + down)
+    if isinstance(item, Band):
+        return replace(item, box=box)
+    return replace(item, y=item.y + down, box=box)
+
+
+def draw(card: ResultCard) -> Image.Image:
+    """Paint the card's layout."""
+    image = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
+    pen = ImageDraw.Draw(image)
+    placed = layout(card)
+    for band in placed.bands:
+        pen.rectangle(band.box, fill=band.colour)
+    for text in placed.texts:
+        anchor = ANCHORS[text.align]
+        pen.text(
+            (text.x, text.y),
+            text.text,
+            font=font(text.size, text.bold),
+            fill=text.colour,
+            anchor=anchor,
+        )
+    return image
+
+
+# Drawn once per card and process, then served from here: a card holds everything the image
+# says, language included, so a changed game is a new card. 64 images of ~30 kB at most.
+# Measured warm on this project's 2-core machine: layout 9 ms, drawing 14 ms, PNG 29 ms.
+@lru_cache(maxsize=64)
+def png(card: ResultCard) -> bytes:
+    """Return the card as PNG bytes."""
+    buffer = io.BytesIO()
+    # A palette of 64 colours: the image is flat colours and their antialiasing. 31 kB against
+    # 88 kB in RGB; the fast octree in 29 ms, where median cut took 100 ms and « optimize » 50.
+    draw(card).quantize(colors=64, method=Image.Quantize.FASTOCTREE).save(buffer, "PNG")
+    return buffer.getvalue()

@@ -1,0 +1,151 @@
+"""Unit tests of app.web.result_card and app.web.result_image: what the shared result's image says
+(through the card it is drawn from), and that every text of it is whole and inside its room."""
+
+from __future__ import annotations
+
+import io
+from datetime import datetime
+
+import pytest
+from PIL import Image
+
+from app.rules import GameRules, Scoresheet
+from app.services.games import SavedGame
+from app.web.result_card import result_card
+from app.web.result_image import HEIGHT, WIDTH, layout, png
+
+N = "\u202f"
+LONG_TEN = (
+    "Marie-Christine",
+    "Bartholomé",
+    "Maximilien",
+    "Jean-Baptiste de La Tour-Dupin",  # 30 characters, the longest name a table takes
+    "Wolfgang Großmüller-Schäfer",
+    "WWWWWWWWWWWWWWWWWWWWWWWWWWWWWW",  # 30 of the widest letter, nowhere to wrap
+    "Zoé",
+    "Hildegard von Bingen-Äbtissin",
+    "Łukasz Żółkiewski",
+    "Ève-Marie Dœuf",
+)
+
+
+def finished(names, *rounds, game_rules=GameRules()):
+    sheet = Scoresheet(tuple(names), tuple(tuple(r) for r in rounds), game_rules)
+    assert sheet.is_over
+    return SavedGame("g1", 4, datetime(2026, 11, 29, 20, 5), sheet)
+
+
+THREE = finished(["Brice", "Chloé", "Aube"], [5, 9, 30], [10, 10, 40])
+TEN = finished(LONG_TEN, [3, 7, 12, 9, 4, 5, 8, 10, 2, 6], [10, 9, 8, 7, 6, 5, 4, 3, 2, 61])
+
+
+@pytest.fixture
+def speaking(app):
+    """Enter a request in a language, as the image's request would."""
+
+    def enter(language: str):
+        return app.test_request_context(headers={"Accept-Language": language})
+
+    return enter
+
+
+def test_the_card_says_winner_totals_ranks_rounds_limit_and_date(speaking):
+    with speaking("fr"):
+        card = result_card(THREE)
+
+    assert card.title == f"6 qui prend{N}!"
+    assert card.headline == f"Brice gagne avec 15 têtes{N}!"
+    assert [(line.rank, line.name, line.total, line.winner, line.note) for line in card.lines] == [
+        ("1", "Brice", "15", True, ""),
+        ("2", "Chloé", "19", False, ""),
+        ("3", "Aube", "70", False, "A dépassé 66"),
+    ]
+    assert card.facts == ("2 manches", f"Fin{N}: plus de 66 têtes", "29 nov. 2026, 21:05")
+    assert card.text == "Brice gagne avec 15 têtes — Chloé 19, Aube 70 — 2 manches"
+
+
+def test_the_card_speaks_german_with_the_games_german_names(speaking):
+    with speaking("de"):
+        card = result_card(THREE)
+
+    assert card.title == "6 nimmt!"
+    assert card.headline == "Brice gewinnt mit 15 Hornochsen!"
+    assert card.facts[:2] == ("2 Runden", "Ende: über 66 Hornochsen")
+    assert card.text == "Brice gewinnt mit 15 Hornochsen — Chloé 19, Aube 70 — 2 Runden"
+
+
+def test_a_shared_win_names_every_winner(speaking):
+    game = finished(["Ana", "Ben", "Cléo"], [10, 10, 67])
+    with speaking("en"):
+        card = result_card(game)
+
+    assert card.headline == "Shared win: Ana and Ben, tied on 10 bullheads."
+    assert card.text == "Shared win: Ana and Ben with 10 bullheads — Cléo 67 — 1 round"
+    assert [line.rank for line in card.lines] == ["1", "1", "3"]
+
+
+def test_the_png_decodes_at_its_size(speaking):
+    with speaking("fr"):
+        data = png(result_card(THREE))
+
+    image = Image.open(io.BytesIO(data))
+    assert (image.format, image.size) == ("PNG", (WIDTH, HEIGHT))
+
+
+def whole(lines: list[str]) -> str:
+    """Put a wrapped text back together: a break drops a space, or follows a hyphen."""
+    text = ""
+    for line in lines:
+        text += line if not text or text.endswith("-") else " " + line
+    return text.replace("\u00a0", " ")
+
+
+@pytest.mark.parametrize("language", ["fr", "en", "de"])
+@pytest.mark.parametrize("game", [THREE, TEN], ids=["3 players", "10 long names"])
+def test_the_image_draws_every_text_of_the_card_whole_and_inside_its_room(speaking, language, game):
+    with speaking(language):
+        card = result_card(game)
+    placed = layout(card)
+
+    parts: dict[str, list[str]] = {}
+    for text in placed.texts:
+        parts.setdefault(text.part, []).append(text.text)
+        left, top, right, bottom = text.bounds()
+        box_left, box_top, box_right, box_bottom = text.box
+        assert 0 <= left <= right <= WIDTH and 0 <= top <= bottom <= HEIGHT, text
+        # Inside its room: a glyph's ink may lean 3 px out of its advance (« Ł », « W »).
+        assert box_left - 3 <= left and right <= box_right + 3, text
+        assert box_top <= top and bottom <= box_bottom, text
+    assert whole(parts.pop("title")) == card.title
+    assert whole(parts.pop("headline")) == card.headline
+    # The facts on one line, or each on its own lines.
+    assert whole(parts.pop("facts")) in (" · ".join(card.facts), " ".join(card.facts))
+    for index, line in enumerate(card.lines):
+        assert whole(parts.pop(f"name {index}")) == line.name
+        assert parts.pop(f"rank {index}") == [line.rank]
+        assert parts.pop(f"total {index}") == [line.total]
+        assert parts.pop(f"note {index}", []) == ([line.note] if line.note else [])
+    assert parts == {}, "a text drawn that the card does not say"
+
+
+def test_rows_never_overlap_each_other_nor_the_facts(speaking):
+    with speaking("de"):
+        placed = layout(result_card(TEN))
+
+    rows = sorted({text.box[1:4:2] for text in placed.texts if text.part.startswith("name")})
+    facts_top = min(text.box[1] for text in placed.texts if text.part == "facts")
+    for (_top, bottom), (next_top, _bottom) in zip(rows, rows[1:]):
+        assert bottom <= next_top
+    assert rows[-1][1] <= facts_top
+
+
+def test_a_name_that_could_reorder_the_sentence_is_isolated_in_it(speaking):
+    game = finished(["Bob\u202e", "אביגיל", "Alice"], [2, 3, 70])
+    with speaking("fr"):
+        card = result_card(game)
+
+    assert card.headline.startswith("\u2068Bob\u202e\u2069 gagne")
+    assert card.text == (
+        "\u2068Bob\u202e\u2069 gagne avec 2 têtes — \u2068אביגיל\u2069 3, Alice 70 — 1 manche"
+    )
+    assert [line.name for line in card.lines] == ["Bob\u202e", "אביגיל", "Alice"]  # drawn alone

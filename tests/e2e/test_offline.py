@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
+from .assistant_pages import AssistantPage
 from .pages import GamePage, HomePage, game_started
 
 pytestmark = pytest.mark.e2e
@@ -72,11 +73,26 @@ def test_a_form_that_cannot_wait_says_so_offline_and_keeps_what_was_typed(
     page.get_by_role("link", name="Modifier la manche 1").click()
     context.set_offline(True)
 
+    expect(network_status(page)).to_contain_text("besoin du réseau")  # before any tap
     page.get_by_role("spinbutton", name="Alice", exact=True).fill("6")
     page.get_by_role("button", name="Enregistrer la manche", exact=True).click()
 
     expect(network_status(page)).to_contain_text("rien n’a été envoyé")
     expect(page.get_by_role("spinbutton", name="Alice", exact=True)).to_have_value("6")
+
+
+def test_the_assistant_says_it_needs_the_network_and_keeps_what_was_typed(
+    page: Page, context: BrowserContext
+):
+    assistant = AssistantPage.open_from(start(page))
+    context.set_offline(True)
+
+    expect(network_status(page)).to_contain_text("besoin du réseau")  # before any tap
+    assistant.type_rows([3, 17, 42, 88])
+    assistant.lay_rows.click()
+
+    expect(network_status(page)).to_contain_text("rien n’a été envoyé")
+    expect(assistant.row_field(3)).to_have_value("42")
 
 
 def test_the_service_worker_controls_pages_with_the_manifest_and_icons_served(page: Page):

@@ -18,6 +18,7 @@ import pytest
 import requests
 from playwright.sync_api import BrowserContext, Page, expect
 
+from .axe import expect_accessible
 from .conftest import ACTION_TIMEOUT_MS, LAN_HOST
 from .pages import GamePage, NewGamePage
 
@@ -251,6 +252,7 @@ def test_a_waiting_round_that_would_end_the_game_says_so_and_can_be_taken_back(p
     expect(network_line(page)).to_contain_text("Bruno gagne")
     expect(game.validate).to_be_hidden()  # no round after the end
     expect(game.gauge_of("Alice")).to_have_attribute("value", "66")
+    expect_accessible(page, "a waiting round that would end the game")
     game.cancel.click()
     expect(game.validate).to_be_visible()
     expect(game.heads_field("Alice")).to_have_value("10")

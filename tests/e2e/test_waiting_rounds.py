@@ -131,6 +131,30 @@ def test_a_round_sent_offline_is_shown_counted_and_sent_once_when_the_network_is
     expect_recorded(game, {"Alice": 8, "Bruno": 3, "Chloé": 2}, rounds=2)
 
 
+def test_one_line_says_the_state_and_no_stale_notice_stays(phone):
+    """The report of issue 22: « Manche 2 annulée ; « Rétablir… » » stayed over a new round 2
+    waiting, and « Hors ligne » and « Pas de réseau » stacked up."""
+    context, page = phone
+    game = start(page)
+    game.play_round(NAMES, [3, 1, 2], 1)
+    game.play_round(NAMES, [1, 1, 1], 2)
+    game.cancel.click()
+    expect(page.get_by_role("status").filter(has_text="Manche 2 annulée")).to_be_visible()
+    network = page.get_by_role("status").filter(has_text=re.compile("réseau|Hors ligne|Réseau"))
+
+    context.set_offline(True)
+    expect(network).to_have_text(re.compile("^Hors ligne"))
+    game.enter_round(NAMES, [4, 0, 2])
+
+    expect(network).to_have_count(1)
+    expect(network).to_contain_text("manche 2 attend")
+    expect(page.get_by_text("Manche 2 annulée")).to_have_count(0)
+    expect(game.restore).to_have_count(0)  # it would put a round where one waits
+    context.set_offline(False)
+    expect(network).to_have_count(1)
+    expect(network).to_contain_text("Réseau revenu")
+
+
 def test_the_first_round_taken_back_before_it_leaves_is_never_sent_and_offered_again(phone):
     context, page = phone
     game = start(page)

@@ -43,7 +43,7 @@ STYLESHEET = "app.css"
 STYLESHEET_COOKIE = "styles"  # the version of the stylesheet this browser has
 # Scripts that write texts on screen (offline notices): one copy per language, `pwa.en.js`…
 # Built at startup rather than sent with a catalog: the phone gets its language's texts only.
-LOCALIZED = ("pwa.js",)
+LOCALIZED = ("pwa.js", "waiting.js")
 
 
 def hashed_name(name: str, content: bytes) -> str:

@@ -99,8 +99,9 @@ class StaleRound(Refused):
 
 
 class SheetChanged(Refused):
-    """A round form for a later round than the next one: rounds were cancelled elsewhere (another
-    tab, another phone) since the form was shown. Nothing was recorded; the values come back."""
+    """A round form for a later round than the next one (rounds were cancelled elsewhere: another
+    tab, another phone) or for a round recorded elsewhere with other heads, since the form was
+    shown. Nothing was recorded; the values come back."""
 
 
 class GameChanged(Refused):
@@ -253,8 +254,9 @@ def record_round(
 ) -> SavedGame:
     """Record round `number` of the device's game; return the game as it now stands.
 
-    Raise StaleRound if that round is not the next one (already recorded: a repeat),
-    SheetChanged if rounds were cancelled since the form was shown, RoundRefused if the heads
+    Raise StaleRound if that round is already recorded with these heads (a repeat),
+    SheetChanged if it was recorded with others or rounds were cancelled since the form was
+    shown (the values come back for the next round), RoundRefused if the heads
     cannot be a round or the game is over, GameNotFound.
     """
     with UnitOfWork() as work:
@@ -267,6 +269,10 @@ def record_round(
             )
             raise RoundRefused(before, rules.Refusal.of(unnumbered))
         if number < sheet.next_round:
+            if list(sheet.rounds[number - 1]) != list(heads_taken):
+                # Not a repeat: another phone or tab recorded this round with other heads.
+                taken = _recorded_since(number, sheet.next_round)
+                raise SheetChanged(before, rules.Refusal.of(taken))
             raise StaleRound(before, rules.Refusal.of(ALREADY_RECORDED))
         if number > sheet.next_round:
             raise SheetChanged(before, rules.Refusal.of(_cancelled_since(sheet.next_round, number)))
@@ -281,6 +287,16 @@ def record_round(
         except IntegrityError as error:  # another worker recorded it first (unique game + number)
             raise StaleRound(before, rules.Refusal.of(ALREADY_RECORDED)) from error
         return _changed(work, game)
+
+
+def _recorded_since(number: int, next_round: int) -> rules.Message:
+    return N_(
+        "La manche %(number)s a été enregistrée sur un autre onglet ou un autre téléphone, avec "
+        "d’autres têtes. Rien n’a été enregistré\u202f: vos valeurs sont ci-dessous, pour la "
+        "manche %(next)s\u202f; vérifiez-les puis validez, ou corrigez la manche %(number)s.",
+        number=number,
+        next=next_round,
+    )
 
 
 def _cancelled_since(next_round: int, number: int) -> rules.Message:

@@ -23,6 +23,7 @@ from tests.servers import Gunicorn, migrate, server_env
 # -> 176 core-seconds, `make test` 4:48 -> 3:42). Debian's packages when installed, else
 # Playwright's own download (`make browser`).
 CHROMIUMS = (Path("/usr/lib/chromium/chromium-headless-shell"), Path("/usr/bin/chromium"))
+LAN_HOST = "compteur.lan.test"
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -31,6 +32,9 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
     "--disable-quic",
+    # A name that is not localhost: a phone reaching the counter by plain HTTP on a LAN, which
+    # gets no service worker (tests/e2e/test_waiting_rounds.py).
+    f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1",
 ]
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
 STARTUP_SECONDS = 30

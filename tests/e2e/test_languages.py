@@ -38,7 +38,9 @@ class Words:
     statistics: str
     games_played: str
     won: str
-    waiting: str  # the notice of rounds 2 and 3 kept offline (static/pwa.js, its language's copy)
+    waiting: (
+        str  # the notice of rounds 2 and 3 kept offline (static/waiting.js, its language's copy)
+    )
     sent: str  # the notice once they went
     keep_screen_on: str
 
@@ -63,7 +65,8 @@ ENGLISH = Words(
     statistics="Statistics",
     games_played="Games played",
     won="Wins",
-    waiting="No network: round 2 and round 3 will be sent as soon as it is back.",
+    waiting="No network: rounds 2 and 3 are waiting, counted in the totals; they will be sent as "
+    "soon as the network is back.",
     sent="Network back: everything that was waiting has been sent.",
     keep_screen_on="Keep the screen on",
 )
@@ -87,7 +90,8 @@ GERMAN = Words(
     statistics="Statistik",
     games_played="Gespielte Spiele",
     won="Siege",
-    waiting="Kein Netz: Runde 2 und Runde 3 werden gesendet, sobald es wieder da ist.",
+    waiting="Kein Netz: Die Runden 2 und 3 warten, in den Summen schon gezählt; sie werden gesendet, "
+    "sobald das Netz zurück ist.",
     sent="Netz wieder da: Alles Wartende wurde gesendet.",
     keep_screen_on="Bildschirm eingeschaltet lassen",
 )

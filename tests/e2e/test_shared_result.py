@@ -94,7 +94,7 @@ def test_a_phone_with_a_share_sheet_gets_the_image_as_a_file(new_context):
     expect(control(page, "Copier")).to_be_hidden()  # the share sheet does it all
     control(page, "Partager le résultat").click()
 
-    page.wait_for_function("window.__shared !== undefined")
+    page.wait_for_function("() => window.__shared !== undefined")
     shared = page.evaluate("window.__shared")
     assert shared["type"] == "image/png" and shared["png"]
     assert re.fullmatch(r"6-qui-prend-\d{4}-\d\d-\d\d\.png", shared["name"])

@@ -5,19 +5,34 @@ services' (tests/unit/services/test_games.py, on SQLite and PostgreSQL)."""
 import pytest
 
 from .actions import dump, play_round, play_rounds, start_game
-from .html import hidden_value, parse, round_lines
+from .html import field_labelled, hidden_value, parse, round_lines
 
 
 def test_a_repeated_round_shows_the_current_sheet(client):
     public_id = start_game(client, ["Alice", "Bob"])
     play_round(client, public_id, 1, [5, 7])
 
-    response = play_round(client, public_id, 1, [9, 9], htmx=True)
+    response = play_round(client, public_id, 1, [5, 7], htmx=True)
 
     page = parse(response.data)
     assert response.status_code == 200
     assert page.find(role="alert") is None  # not an error: a notice
     assert "déjà enregistrée" in page.text
+    assert round_lines(page) == [[5, 7]]
+
+
+def test_the_same_round_with_other_heads_says_which_was_recorded_and_keeps_the_values(client):
+    """Two phones of a table sending round 1: the second's heads are not lost."""
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_round(client, public_id, 1, [5, 7])
+
+    response = play_round(client, public_id, 1, [9, 9], htmx=True)
+
+    page = parse(response.data)
+    assert response.status_code == 409
+    assert "La manche 1 a été enregistrée sur un autre" in page.find(role="alert").text
+    assert field_labelled(page, "Alice").get("value") == "9"  # for round 2, to check
+    assert hidden_value(page.find(id="round-form"), "number") == "2"
     assert round_lines(page) == [[5, 7]]
 
 

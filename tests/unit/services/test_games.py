@@ -59,10 +59,22 @@ def test_a_round_sent_again_raises_stale_round_and_stores_nothing():
     before = stored(public_id)
 
     with pytest.raises(StaleRound) as stale:
-        games.record_round(public_id, DEVICE, 1, [9, 9, 9])
+        games.record_round(public_id, DEVICE, 1, [5, 0, 12])
 
     assert "déjà enregistrée" in str(stale.value.refusal)
     assert stale.value.game.scoresheet.rounds == ((5, 0, 12),)
+    assert stored(public_id).version == before.version
+    assert rounds_of(public_id) == ((5, 0, 12),)
+
+
+def test_a_round_recorded_meanwhile_with_other_heads_raises_sheet_changed_naming_it():
+    public_id = new_game([5, 0, 12])
+    before = stored(public_id)
+
+    with pytest.raises(SheetChanged) as changed:
+        games.record_round(public_id, DEVICE, 1, [9, 9, 9])
+
+    assert "La manche 1 a été enregistrée sur un autre" in str(changed.value.refusal)
     assert stored(public_id).version == before.version
     assert rounds_of(public_id) == ((5, 0, 12),)
 

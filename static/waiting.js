@@ -1,0 +1,358 @@
+// Rounds that wait for the network, loaded by static/pwa.js when one has to: each submitted
+// round is kept in storage, shown where rounds are (its own line in « Manches », counted in
+// « Scores », the end it would bring), can be taken back before it leaves, and goes by itself
+// when the network is back, in order, once (each form names its round; a repeat gets the sheet).
+// Only what the person submitted ever waits: typing queues nothing.
+"use strict";
+
+(() => {
+  // The texts are French here; app/assets.py writes a copy per language, as for pwa.js.
+  const _ = (text) => text;
+  const isPlural = (n) => n > 1;
+  const ngettext = (one, other, n) => (isPlural(n) ? other : one);
+  const fill = (text, values) => text.replace(/%\((\w+)\)s/g, (match, key) => values[key]);
+  const list = (items) => new Intl.ListFormat(document.documentElement.lang).format(items);
+  const QUEUE = "sqp-en-attente"; // as in pwa.js
+  const LAST = "sqp-derniere-partie";
+  const sqp = window.sqp; // pwa.js's: the status line and what it says
+  const page = location.pathname;
+  const root = document.documentElement;
+  let sending = false;
+  let retry = 0;
+  let retryTimer = 0;
+  let ending = ""; // the end the waiting rounds would bring, said with them
+  let pristine = null; // #game as the server drew it, before the waiting rounds were added
+
+  const read = () => {
+    try {
+      return JSON.parse(localStorage.getItem(QUEUE)) || [];
+    } catch {
+      return [];
+    }
+  };
+  const write = (items) => {
+    try {
+      localStorage.setItem(QUEUE, JSON.stringify(items));
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  // A queue item is a submitted form: {page, action, number, fields, round}.
+  const here = () => read().filter((item) => item.page === page && item.round);
+  const same = (a, b) => a.action === b.action && a.number === b.number;
+  const headsOf = (item) => item.fields.filter(([name]) => name.startsWith("heads-")).map(([, value]) => Math.trunc(+value) || 0);
+  const roundForm = () => document.getElementById("round-form");
+  // The round's fields sit on the scoreboard, tied to the form by form="round-form"; a copy not
+  // yet in the page has no form owner, hence a query.
+  const fieldsIn = (part) => [...part.querySelectorAll("[data-heads]")];
+  const nameOf = (row) => row.querySelector("label, .name").textContent;
+
+  // What the status line says of the rounds that wait (pwa.js adds the rest).
+  sqp.state = () => {
+    const numbers = here().map((item) => item.number);
+    const open = roundForm()?.elements.number.value;
+    if (!numbers.length) return "";
+    if (sending) return fill(_("Envoi de la manche %(number)s…"), { number: numbers[0] });
+    if (open && +numbers[0] > +open) {
+      // An earlier round was refused: it goes first, once corrected.
+      return fill(_("La manche %(number)s attend que la manche %(open)s soit enregistrée."), { number: numbers[0], open });
+    }
+    const text = ngettext("Pas de réseau : la manche %(numbers)s attend, comptée dans les totaux ; elle partira dès son retour.", "Pas de réseau : les manches %(numbers)s attendent, comptées dans les totaux ; elles partiront dès son retour.", numbers.length);
+    return fill(text, { numbers: list(numbers) }) + ending;
+  };
+
+  // Show the rounds waiting for this game where rounds are. Always drawn from the page as the
+  // server drew it, so that a round taken back leaves no trace.
+  function draw(focusFirst) {
+    const live = document.getElementById("game");
+    const items = here();
+    if (!live || (!items.length && !pristine)) return;
+    pristine ??= live.cloneNode(true);
+    const copy = pristine.cloneNode(true);
+    ending = items.length ? addWaiting(copy, items) : "";
+    const active = document.activeElement?.id;
+    const kept = keepTyping(live, copy);
+    live.replaceWith(copy);
+    window.htmx?.process(copy);
+    if (!items.length) pristine = null;
+    const focus = focusFirst ? fieldsIn(copy)[0] : kept && active ? document.getElementById(active) : null;
+    focus?.focus();
+  }
+
+  // What is being typed stays while the form is for the same round; true if it is.
+  function keepTyping(old, fresh) {
+    const number = (part) => part.querySelector("#round-form [name=number]")?.value;
+    if (!number(old) || number(old) !== number(fresh)) return false;
+    const typed = fieldsIn(old);
+    fieldsIn(fresh).forEach((field, seat) => (field.value = typed[seat]?.value ?? ""));
+    return true;
+  }
+
+  // Count the waiting rounds in this copy of #game as the server will once they are recorded,
+  // with the rule values it handed the page (data-rules); return what the end would be, if any.
+  function addWaiting(copy, items) {
+    const board = copy.querySelector("[data-rules]");
+    if (!board) return "";
+    const rules = JSON.parse(board.dataset.rules);
+    const rows = [...board.tBodies[0].rows].filter((row) => !row.matches(".row-error"));
+    const rounds = items.map(headsOf);
+    const totals = rows.map((row, seat) => rounds.reduce((sum, heads) => sum + (heads[seat] || 0), +row.querySelector(".total").textContent));
+    const best = Math.min(...totals);
+    const crown = (copy.querySelector("#scores .crown") || copy.querySelector("#crown")?.content.firstElementChild)?.cloneNode(true);
+    rows.forEach((row, seat) => {
+      const total = totals[seat];
+      const cell = row.querySelector(".total");
+      cell.textContent = total;
+      cell.classList.add("waiting");
+      row.querySelector(".last").textContent = `+${rounds.at(-1)[seat] || 0}`;
+      row.classList.toggle("leader", total === best);
+      const who = row.querySelector(".who");
+      who.querySelector(".crown, .rank")?.remove();
+      const rank = document.createElement("span");
+      rank.className = "rank";
+      rank.innerHTML = fill(_("%(rank)s<sup>e</sup>"), { rank: 1 + totals.filter((other) => other < total).length });
+      who.append(" ", total === best && crown ? crown.cloneNode(true) : rank);
+      const meter = row.querySelector("meter");
+      row.querySelector(".warning")?.remove();
+      row.classList.remove("close");
+      if (!meter) return;
+      meter.value = Math.min(total, rules.limit);
+      meter.ariaLabel = fill(_("%(name)s : %(total)s sur %(limit)s"), { name: `\u2068${nameOf(row)}\u2069`, total, limit: rules.limit });
+      const warning = warningFor(rules, total);
+      if (!warning) return;
+      row.classList.add("close");
+      meter.after(Object.assign(document.createElement("span"), { className: "warning", textContent: warning }));
+    });
+    addRows(copy.querySelector(".sheet"), items, rounds, totals, rules.played);
+
+    const last = items.at(-1).number;
+    const cancel = copy.querySelector("form[action$='/annuler']");
+    if (cancel) {
+      cancel.hidden = false;
+      cancel.querySelector(".hint").textContent = fill(_("Retire la manche %(number)s, en attente : elle ne sera jamais envoyée."), { number: last });
+    }
+    copy.querySelector("form[action$='/retablir']")?.remove(); // it would put a round where one waits
+    const number = copy.querySelector("#round-form [name=number]");
+    if (!number || number.value !== items[0].number) return ""; // the form holds a refused round
+    // The form is for the round after those that wait, empty.
+    number.value = +last + 1;
+    copy.querySelectorAll("[data-round-number]").forEach((element) => (element.textContent = number.value));
+    copy.querySelectorAll("#round-errors, .row-error").forEach((element) => element.remove());
+    for (const field of fieldsIn(copy)) {
+      field.value = "";
+      field.removeAttribute("aria-invalid");
+      field.removeAttribute("aria-describedby");
+    }
+    const crossed = (total) => (rules.end === "above" ? total > rules.limit : rules.end === "at_or_above" && total >= rules.limit);
+    const over = rules.end === "rounds" ? rules.played + items.length >= rules.count : totals.some(crossed);
+    if (!over) return "";
+    // No round after the end: the form goes until the end is recorded, or taken back.
+    copy.querySelectorAll("#round-form, #scores .entry").forEach((element) => (element.hidden = true));
+    const winners = rows.filter((row, seat) => totals[seat] === best).map(nameOf);
+    const text = ngettext("Si elle est enregistrée ainsi, la manche %(number)s termine la partie : %(names)s gagne avec %(total)s.", "Si elle est enregistrée ainsi, la manche %(number)s termine la partie : victoire partagée de %(names)s, avec %(total)s.", winners.length);
+    return " " + fill(text, { number: last, names: list(winners), total: best });
+  }
+
+  // The scoreboard's warning, as app/rules/scoreboard.py words it.
+  function warningFor(rules, total) {
+    const spare = (rules.end === "above" ? rules.limit : rules.limit - 1) - total;
+    if (spare > rules.close) return "";
+    if (spare < 0) return fill(rules.end === "above" ? _("A dépassé %(limit)s") : _("A atteint %(limit)s"), { limit: rules.limit });
+    return spare ? fill(_("Marge avant la fin : %(spare)s"), { spare }) : _("À la limite : la moindre tête finit la partie");
+  }
+
+  // Each waiting round as its own line of « Manches », and the totals that count them.
+  function addRows(sheet, items, rounds, totals, played) {
+    const cells = (header, values) => {
+      const row = document.createElement("tr");
+      const th = Object.assign(document.createElement("th"), { scope: "row", textContent: header });
+      row.append(th, ...values.map((value) => Object.assign(document.createElement("td"), { textContent: value })));
+      return row;
+    };
+    if (!played) sheet.tBodies[0].replaceChildren(); // « Aucune manche pour l’instant. »
+    items.forEach((item, index) => {
+      const row = cells(fill(_("Manche %(number)s — en attente"), { number: item.number }), rounds[index]);
+      row.className = "waiting";
+      sheet.tBodies[0].append(row);
+    });
+    sheet.tFoot?.remove();
+    sheet.createTFoot().append(cells(_("Total"), totals));
+    sheet.tFoot.rows[0].className = "waiting";
+  }
+
+  // Keep a submitted round, before any later one of its game; false if storage refused it.
+  function keep(form) {
+    const item = {
+      page,
+      action: form.action,
+      number: form.elements.number.value,
+      round: true,
+      fields: [...new FormData(form)].filter(([, value]) => typeof value === "string"),
+    };
+    const items = read().filter((old) => !same(old, item));
+    const later = items.findIndex((old) => old.action === item.action && +old.number > +item.number);
+    items.splice(later < 0 ? items.length : later, 0, item);
+    return write(items);
+  }
+
+  // A round that cannot go now: it waits, shown, and the form is for the next one.
+  function submitLater(form) {
+    sqp.note = keep(form) ? "" : sqp.unsent;
+    if (!sqp.note) {
+      const messages = document.getElementById("messages"); // e.g. « Manche 8 annulée » is past
+      messages?.replaceChildren();
+      messages?.removeAttribute("role");
+      draw(true);
+    }
+    sqp.show();
+    flush();
+  }
+
+  // « Annuler la manche » while rounds wait: the last one leaves the queue, unsent, and the form
+  // offers it again.
+  function takeBack() {
+    const last = here().at(-1);
+    write(read().filter((old) => !same(old, last)));
+    draw();
+    const form = roundForm();
+    if (form?.elements.number.value === last.number) setRound(form, last);
+    sqp.note = fill(_("La manche %(number)s n’est plus en attente : elle n’avait pas été envoyée."), { number: last.number });
+    sqp.show();
+  }
+
+  function setRound(form, item) {
+    const values = Object.fromEntries(item.fields);
+    form.elements.number.value = item.number;
+    document.querySelectorAll("[data-round-number]").forEach((element) => (element.textContent = item.number));
+    const fields = fieldsIn(document);
+    for (const field of fields) field.value = values[field.name] ?? "";
+    fields[0]?.focus();
+  }
+
+  function later() {
+    clearTimeout(retryTimer);
+    retry = Math.min(retry * 2 || 2000, 60000);
+    retryTimer = setTimeout(flush, retry);
+  }
+
+  // Send what waits, one tab at a time where the browser can tell (Web Locks need https).
+  async function flush() {
+    clearTimeout(retryTimer);
+    if (sending || !navigator.onLine) return;
+    if (!read().length) return root.hasAttribute("data-offline-copy") && refresh(); // the page as it stands
+    sending = true;
+    try {
+      await (navigator.locks ? navigator.locks.request(QUEUE, sendAll) : sendAll());
+    } finally {
+      sending = false;
+      sqp.show();
+    }
+  }
+
+  // Oldest first; stop at the first the network does not carry, or a round refused.
+  async function sendAll() {
+    let sent = 0;
+    if (root.hasAttribute("data-offline-copy")) await refresh(); // the sheet as it stands first
+    for (let item = read()[0]; item; item = read()[0]) {
+      const open = roundForm()?.elements.number.value;
+      if (item.page === page && item.round && open && +item.number > +open) return;
+      sqp.show();
+      const response = await post(item);
+      if (!response || [429, 502, 503, 504].includes(response.status)) return later();
+      write(read().filter((old) => !same(old, item)));
+      if (item.page !== page) continue;
+      sent += 1;
+      if (![200, 409, 422].includes(response.status)) return failed(item, response.status);
+      showGame(await response.text(), response.status !== 200);
+      if (response.status !== 200) return; // the refusal (or the change: 409) is on screen, values kept
+    }
+    retry = 0;
+    if (sent) sqp.note = _("Réseau revenu : tout ce qui attendait a été envoyé.");
+  }
+
+  async function post(item) {
+    try {
+      return await fetch(item.action, {
+        method: "POST",
+        body: new URLSearchParams(item.fields),
+        headers: { "HX-Request": "true" },
+        signal: AbortSignal.timeout(10000),
+      });
+    } catch {
+      return null;
+    }
+  }
+
+  // An answer that is no page (a server error, an expired form): the round comes back, nothing lost.
+  function failed(item, status) {
+    draw();
+    const form = roundForm();
+    if (form?.elements.number.value === item.number) setRound(form, item);
+    sqp.note = fill(_("Échec de l’envoi de la manche %(number)s (erreur %(status)s) : elle est de nouveau dans le formulaire."), { number: item.number, status });
+  }
+
+  // Swap the answer in as htmx would, then the rounds still waiting; a round being typed stays,
+  // unless the answer brings back a refused one with its values.
+  function showGame(html, refused) {
+    const old = document.getElementById("game");
+    const template = document.createElement("template");
+    template.innerHTML = html;
+    const fresh = template.content.getElementById("game");
+    if (!old || !fresh) return;
+    if (!refused) keepTyping(old, fresh);
+    old.replaceWith(fresh);
+    window.htmx?.process(fresh);
+    sqp.remember(fresh);
+    for (const extra of template.content.querySelectorAll("[id][data-hx-swap-oob]")) {
+      document.getElementById(extra.id)?.replaceWith(extra); // e.g. « déjà enregistrée »
+    }
+    pristine = null;
+    draw();
+  }
+
+  async function refresh() {
+    try {
+      const response = await fetch(location.href, { headers: { "HX-Request": "true" } });
+      if (!response.ok) return;
+      showGame(await response.text());
+      root.removeAttribute("data-offline-copy");
+      sqp.show();
+    } catch {}
+  }
+
+  // The service worker's copy of this page is as last loaded: the last drawing replaces it.
+  function drawnLast() {
+    let last = null;
+    try {
+      last = JSON.parse(localStorage.getItem(LAST));
+    } catch {}
+    if (last?.page !== page || !document.getElementById("game")) return;
+    const template = document.createElement("template");
+    template.innerHTML = last.html;
+    const part = template.content.getElementById("game");
+    if (!part) return;
+    document.getElementById("game").replaceWith(part);
+    window.htmx?.process(part);
+  }
+
+  document.addEventListener("htmx:after:swap", () => (pristine = null)); // the server's new drawing
+
+  if (root.hasAttribute("data-offline-copy")) drawnLast();
+  draw();
+  sqp.show();
+
+  window.sqpWaiting = {
+    // A form of the game while rounds wait: a round goes after them, a cancel takes one back.
+    submitted: (form) => (form.id === "round-form" ? submitLater(form) : /\/annuler$/.test(form.action) && takeBack()),
+    submitLater,
+    // Something changed (the network, another tab): show it, send what can go.
+    resume(elsewhere) {
+      retry = 0;
+      if (!navigator.onLine) draw();
+      else if (read().length) flush();
+      else if (elsewhere || root.hasAttribute("data-offline-copy")) refresh(); // as it now stands
+      sqp.show();
+    },
+  };
+})();

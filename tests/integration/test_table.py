@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from .actions import cancel_round, game_url, new_device, play_round, play_rounds, start_game
-from .html import button, form_of, link, parse, round_lines, totals
+from .html import button, field_labelled, form_of, link, parse, round_lines, totals
 
 NAMES = ["Alice", "Bruno", "Chloé"]
 SCORER = re.compile(r"^http://localhost/rejoindre/([A-Za-z0-9_-]{22,})$")
@@ -60,8 +60,12 @@ def test_the_same_round_from_two_phones_is_recorded_once(app, client):
     join(other, invite(client, public_id))
 
     assert play_round(client, public_id, 1, [5, 6, 7]).status_code == 303
-    assert play_round(other, public_id, 1, [9, 9, 9]).status_code == 303  # told, not recorded
+    late = play_round(other, public_id, 1, [9, 9, 9])
 
+    assert late.status_code == 409  # told which round is there, its own values kept
+    told = parse(late.data)
+    assert "manche 1 a été enregistrée sur un autre" in told.find(role="alert").text
+    assert [field_labelled(told, name).get("value") for name in NAMES] == ["9", "9", "9"]
     assert round_lines(parse(client.get(game_url(public_id)).data)) == [[5, 6, 7]]
 
 

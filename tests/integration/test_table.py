@@ -5,8 +5,14 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from .actions import cancel_round, game_url, new_device, play_round, play_rounds, start_game
 from .html import button, field_labelled, form_of, link, parse, round_lines, totals
+
+# Who may write which game is the database's to say (the rights are one SQL condition, with a
+# row lock on PostgreSQL): on both backends.
+pytestmark = pytest.mark.storage
 
 NAMES = ["Alice", "Bruno", "Chloé"]
 SCORER = re.compile(r"^http://localhost/rejoindre/([A-Za-z0-9_-]{22,})$")

@@ -56,6 +56,15 @@ def claim_device() -> str:
 FOLLOWER_PAGES = frozenset({"follow.follow", "follow.live_updates"})
 
 
+def for_a_follower() -> bool:
+    """Whether a follower asks: its follow page, its stream, or a language chosen on that page
+    (which keeps the language alone: app/platform/languages.py)."""
+    if request.endpoint in FOLLOWER_PAGES:
+        return True
+    back_to = request.args.get("next", "")
+    return request.endpoint == "i18n.choose_language" and back_to.startswith("/suivre/")
+
+
 def renew_device_cookie(response: Response) -> Response:
     """Send the device cookie again on every visit so that it lives ~400 days past the last one.
 
@@ -63,7 +72,7 @@ def renew_device_cookie(response: Response) -> Response:
     as this device (for rate limits) rather than as an anonymous client of the address. A cookie
     we did not sign is never sent back.
     """
-    if request.endpoint in FOLLOWER_PAGES:
+    if for_a_follower():
         return response
     if request.method == "GET" and response.mimetype == "text/html":
         claim_device()

@@ -32,6 +32,7 @@ from flask_babel import gettext as _
 from app.platform import live, rate_limits
 from app.platform.devices import current_device_hash
 from app.platform.extensions import db, limiter
+from app.platform.languages import current_language
 from app.services import games, sharing
 from app.web.errors import render_error
 from app.web.htmx import is_htmx, vary_on_htmx
@@ -252,6 +253,13 @@ def _private(response: Response) -> Response:
 
 
 def _etag(version: int, part: bool | None = None) -> str:
-    # The page and its live part are two representations of one version: two tags. Weak tags,
-    # since Flask-Compress rewrites strong ones per encoding (and If-None-Match compares weakly).
-    return f"v{version}-part" if (is_htmx() if part is None else part) else f"v{version}"
+    # The page and its live part are two representations of one version: two tags; and each
+    # language another (a follower who picks « English » must not be told « 304, keep the
+    # French »). Weak tags, since Flask-Compress rewrites strong ones per encoding (and
+    # If-None-Match compares weakly).
+    language = current_language()
+    return (
+        f"v{version}-{language}-part"
+        if (is_htmx() if part is None else part)
+        else f"v{version}-{language}"
+    )

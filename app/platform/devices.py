@@ -79,15 +79,34 @@ def renew_device_cookie(response: Response) -> Response:
     current_device_hash()
     token = g.get("device_token")
     if token:
+        days = current_app.config["DEVICE_COOKIE_DAYS"]
         response.set_cookie(
             current_app.config["DEVICE_COOKIE_NAME"],
             token,
-            max_age=current_app.config["DEVICE_COOKIE_DAYS"] * 24 * 3600,
+            max_age=days * 24 * 3600,
             httponly=True,
             samesite="Lax",
             secure=request.is_secure,
         )
+        # The service worker keeps pages for offline (templates/installed_app/sw.js), and cannot
+        # read the device token (HttpOnly): this mark, readable by it and worthless to anyone
+        # else, names the device a page was drawn for, and goes when the cookies go. Offline,
+        # a copy whose mark is not the browser's is another device's: it is not shown.
+        mark = offline_mark(token)
+        response.set_cookie(
+            OFFLINE_MARK, mark, max_age=days * 24 * 3600, samesite="Lax", secure=request.is_secure
+        )
+        if response.mimetype == "text/html":
+            response.headers["X-Copie-Appareil"] = mark
     return response
+
+
+OFFLINE_MARK = "copie"
+
+
+def offline_mark(token: str) -> str:
+    """A name for this device that says nothing of its token (16 hex digits of a keyed hash)."""
+    return hashlib.sha256(f"copie:{token}".encode()).hexdigest()[:16]
 
 
 def init_app(app: Flask) -> None:

@@ -5,7 +5,7 @@
 #
 # With PostgreSQL: compose.yaml (docs/reliability.md). Settings are environment variables:
 # DATABASE_URL (default: SQLite in /data), SECRET_KEY (required), PORT (8000),
-# WEB_CONCURRENCY (gunicorn workers, 2; threaded, see gunicorn.conf.py), PROXY_FIX=1 behind a reverse proxy,
+# WEB_CONCURRENCY (gunicorn workers, 2; gevent, see gunicorn.conf.py), PROXY_FIX=1 behind a reverse proxy,
 # TRUSTED_HOSTS, RATELIMIT_STORAGE_URI (default: a file in /data the workers share; redis://… for replicas).
 FROM python:3.11-slim
 

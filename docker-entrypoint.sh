@@ -1,7 +1,7 @@
 #!/bin/sh
 # Start the counter as the container does: apply the migrations, then become gunicorn (so that it
 # gets the container's signals). HOST, PORT and WEB_CONCURRENCY come from the environment; the
-# worker class, threads and keep-alive from gunicorn.conf.py, as for `make run`.
+# worker class (gevent), connections and keep-alive from gunicorn.conf.py, as for `make run`.
 set -eu
 
 flask --app app db upgrade

@@ -3,7 +3,7 @@
     .venv/bin/python scripts/follow_bench.py [--games 500 --followers 2000 --every 30
                                              --seconds 60 --mode sse|poll --database-url URL]
 
-Starts the real server (gunicorn, gthread workers, as `make run`) on 127.0.0.1 only, on a fresh
+Starts the real server (gunicorn, gevent workers, as `make run`) on 127.0.0.1 only, on a fresh
 SQLite file (or a new database on --database-url's PostgreSQL server, dropped afterwards), seats
 --games games through the forms and shares each. Then two phases of --seconds each, every game
 getting a round every --every seconds from its own phone (a random phase apart):
@@ -331,13 +331,14 @@ def main() -> None:
         backend = "PostgreSQL"
     else:
         database_url, backend = f"sqlite:///{workdir / 'bench.sqlite'}", "SQLite"
-    # Each worker able to hold every stream: the kernel does not share connections out evenly.
-    threads = max(64, args.followers + 100)
+    # Each worker able to hold every stream: the kernel does not share connections out evenly,
+    # and every follower here comes from one address (127.0.0.1).
+    streams = max(1000, args.followers + 100)
     settings = {
         "SECRET_KEY": "follow-bench-" + uuid.uuid4().hex,
         "FLASK_WTF_CSRF_ENABLED": "false",
-        "FLASK_FOLLOW_MAX_STREAMS": str(threads - 50),
-        "GUNICORN_THREADS": str(threads),
+        "FLASK_FOLLOW_MAX_STREAMS": str(streams),
+        "FLASK_FOLLOW_STREAMS_PER_ADDRESS": str(streams),
     }
     try:
         with running(
@@ -345,13 +346,13 @@ def main() -> None:
             workdir,
             workers=args.workers,
             access_log=False,
-            options=["--backlog", "4096"],
+            options=["--backlog", "4096", "--worker-connections", str(streams + 1000)],
             **settings,
         ) as server:
             print(
                 f"follow bench: {args.games} games, a round every {args.every:.0f} s each, "
                 f"{args.followers} followers ({args.mode}{f' every {args.poll:g} s' if args.mode == 'poll' else ''}), "
-                f"{args.workers} gthread workers, {backend}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}",
+                f"{args.workers} gevent workers, {backend}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}",
                 flush=True,
             )
             games = seat_games(server.url, args.games)

@@ -59,6 +59,15 @@ FOLLOWER_PAGES = frozenset(
 )
 
 
+def for_a_follower() -> bool:
+    """Whether a follower asks: its follow page, its stream, or a language chosen on that page
+    (which keeps the language alone: app/platform/languages.py)."""
+    if request.endpoint in FOLLOWER_PAGES:
+        return True
+    back_to = request.args.get("next", "")
+    return request.endpoint == "i18n.choose_language" and back_to.startswith("/suivre/")
+
+
 def renew_device_cookie(response: Response) -> Response:
     """Send the device cookie again on every visit so that it lives ~400 days past the last one.
 
@@ -66,22 +75,41 @@ def renew_device_cookie(response: Response) -> Response:
     as this device (for rate limits) rather than as an anonymous client of the address. A cookie
     we did not sign is never sent back.
     """
-    if request.endpoint in FOLLOWER_PAGES:
+    if for_a_follower():
         return response
     if request.method == "GET" and response.mimetype == "text/html":
         claim_device()
     current_device_hash()
     token = g.get("device_token")
     if token:
+        days = current_app.config["DEVICE_COOKIE_DAYS"]
         response.set_cookie(
             current_app.config["DEVICE_COOKIE_NAME"],
             token,
-            max_age=current_app.config["DEVICE_COOKIE_DAYS"] * 24 * 3600,
+            max_age=days * 24 * 3600,
             httponly=True,
             samesite="Lax",
             secure=request.is_secure,
         )
+        # The service worker keeps pages for offline (templates/installed_app/sw.js), and cannot
+        # read the device token (HttpOnly): this mark, readable by it and worthless to anyone
+        # else, names the device a page was drawn for, and goes when the cookies go. Offline,
+        # a copy whose mark is not the browser's is another device's: it is not shown.
+        mark = offline_mark(token)
+        response.set_cookie(
+            OFFLINE_MARK, mark, max_age=days * 24 * 3600, samesite="Lax", secure=request.is_secure
+        )
+        if response.mimetype == "text/html":
+            response.headers["X-Copie-Appareil"] = mark
     return response
+
+
+OFFLINE_MARK = "copie"
+
+
+def offline_mark(token: str) -> str:
+    """A name for this device that says nothing of its token (16 hex digits of a keyed hash)."""
+    return hashlib.sha256(f"copie:{token}".encode()).hexdigest()[:16]
 
 
 def init_app(app: Flask) -> None:

@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import socket
+import sys
 import threading
 import time
 from collections.abc import Iterator
+from typing import Literal
 
 import sqlalchemy as sa
 from flask import Flask, current_app
@@ -31,21 +34,89 @@ GAMES = sa.table("game", sa.column("id"), sa.column("version"), sa.column("follo
 log = logging.getLogger(__name__)
 
 
+class Slot:
+    """One live stream's place in its process: taken before the stream answers, given back once,
+    as soon as its phone leaves (its connection closes, or a write to it fails) or it ends."""
+
+    def __init__(self, hub: Hub, game_id: int, address: str):
+        self.hub = hub
+        self.game_id = game_id
+        self.address = address
+        self.released = False
+        self._watcher: object | None = None
+
+    def release(self) -> None:
+        hub = self.hub
+        with hub.lock:
+            if self.released:
+                return
+            self.released = True
+            hub.slots -= 1
+            left = hub.by_address[self.address] - 1
+            if left:
+                hub.by_address[self.address] = left
+            else:
+                del hub.by_address[self.address]
+            if self.game_id in hub.conditions:  # its stream, if waiting, wakes and ends
+                hub.conditions[self.game_id].notify_all()
+        watcher, self._watcher = self._watcher, None
+        if watcher is not None:
+            import gevent
+
+            if watcher is not gevent.getcurrent():
+                watcher.kill(block=False)  # type: ignore[attr-defined]
+
+    def watch_connection(self, sock: socket.socket | None) -> None:
+        """Give the slot back the moment the phone closes its connection, not at the stream's
+        next heartbeat (up to 30 s later). Under gevent workers only (gunicorn.conf.py): a
+        greenlet waits for the socket to read its end; a thread each would cost what a stream
+        no longer does. Elsewhere the heartbeat's failed write gives it back."""
+        if sock is None or not _green():
+            return
+        import gevent
+
+        self._watcher = gevent.spawn(self._wait_for_hang_up, sock)
+
+    def _wait_for_hang_up(self, sock: socket.socket) -> None:
+        from gevent.socket import wait_read
+
+        try:
+            wait_read(sock.fileno())
+            if sock.recv(1, socket.MSG_PEEK):
+                return  # the phone sent something (a browser does not, on a stream): not an end
+        except (OSError, ValueError):
+            pass  # closed meanwhile: gone too
+        self.release()
+
+
+def _green() -> bool:
+    """Whether gevent has patched the standard library (gunicorn's gevent workers do)."""
+    monkey = sys.modules.get("gevent.monkey")
+    return bool(monkey and monkey.is_module_patched("socket"))
+
+
 class Watch:
     """One follower's stream, waiting for its game to change."""
 
-    def __init__(self, hub: Hub, game_id: int):
+    def __init__(self, hub: Hub, game_id: int, slot: Slot | None = None):
         self.hub = hub
         self.game_id = game_id
+        self.slot = slot
         self.seen = hub.stamps.get(game_id, 0)
 
+    @property
+    def gone(self) -> bool:
+        """The phone left (its slot was given back): the stream ends."""
+        return self.slot is not None and self.slot.released
+
     def wait(self, timeout: float) -> bool:
-        """Wait until the game changes (True) or the timeout passes (False)."""
+        """Wait until the game changes (True) or the timeout passes or the phone leaves (False)."""
         hub = self.hub
         with hub.lock:
             changed = hub.conditions[self.game_id].wait_for(
-                lambda: hub.stamps.get(self.game_id, 0) != self.seen, timeout
+                lambda: hub.stamps.get(self.game_id, 0) != self.seen or self.gone, timeout
             )
+            changed = changed and not self.gone
             self.seen = hub.stamps.get(self.game_id, 0)
         return changed
 
@@ -63,20 +134,37 @@ class Hub:
         # event), shared by its followers in this process.
         self.drawn: dict[tuple[int, str], tuple[str, int, str]] = {}
         self.thread: threading.Thread | None = None
+        self.slots = 0  # streams taken (Slot), by every client
+        self.by_address: dict[str, int] = {}  # and by client address
 
     @property
     def streams(self) -> int:
         """How many streams this process holds."""
         return sum(self.watchers.values())
 
+    def reserve(
+        self, game_id: int, address: str, *, most: int, per_address: int
+    ) -> Slot | Literal["server", "address"]:
+        """Take a stream's slot, or say who holds them all: the process's `most` never
+        overshot, and one client address (a network) `per_address` of them at most, so that
+        it cannot take every follower's place."""
+        with self.lock:
+            if self.slots >= most:
+                return "server"
+            if self.by_address.get(address, 0) >= per_address:
+                return "address"
+            self.slots += 1
+            self.by_address[address] = self.by_address.get(address, 0) + 1
+            return Slot(self, game_id, address)
+
     @contextlib.contextmanager
-    def watching(self, game_id: int) -> Iterator[Watch]:
+    def watching(self, game_id: int, slot: Slot | None = None) -> Iterator[Watch]:
         """Follow one game for as long as the stream lasts."""
         with self.lock:
             self._start()
             self.watchers[game_id] = self.watchers.get(game_id, 0) + 1
             self.conditions.setdefault(game_id, threading.Condition(self.lock))
-            watch = Watch(self, game_id)
+            watch = Watch(self, game_id, slot)
         try:
             yield watch
         finally:

@@ -11,11 +11,13 @@ starts at the first hit and expires `expiry` seconds later.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from limits.storage import Storage
@@ -40,54 +42,65 @@ class SQLiteStorage(Storage):
 
     def __init__(self, uri: str, wrap_exceptions: bool = False, **options: float | str | bool):
         self.path = Path(uri.removeprefix("sqlite:///"))
-        self._local = threading.local()
+        # One connection per process, one statement at a time: under gevent workers a
+        # thread-local would be a greenlet-local, a new connection for every request.
+        self._lock = threading.RLock()
+        self._connection: sqlite3.Connection | None = None
+        self._pid = 0
         super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
 
     @property
     def base_exceptions(self) -> type[Exception]:
         return sqlite3.Error
 
-    def _db(self) -> sqlite3.Connection:
-        # One connection per thread and per process (a connection must not cross a fork).
-        connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
-        if connection is None or self._local.pid != os.getpid():
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            connection = sqlite3.connect(self.path, timeout=10, isolation_level=None)
-            connection.execute("PRAGMA journal_mode=WAL")
-            connection.execute("PRAGMA synchronous=OFF")  # counters need not survive a power cut
-            connection.execute(SCHEMA)
-            self._local.connection, self._local.pid = connection, os.getpid()
-        return connection
+    @contextlib.contextmanager
+    def _db(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            # Opened in the process that uses it (a connection must not cross a fork).
+            if self._connection is None or self._pid != os.getpid():
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                connection = sqlite3.connect(
+                    self.path, timeout=10, isolation_level=None, check_same_thread=False
+                )
+                connection.execute("PRAGMA journal_mode=WAL")
+                connection.execute("PRAGMA synchronous=OFF")  # counters need not survive a crash
+                connection.execute(SCHEMA)
+                self._connection, self._pid = connection, os.getpid()
+            yield self._connection
 
     def incr(self, key: str, expiry: float, amount: int = 1) -> int:
         now = time.time()
-        if _chance.random() < 0.01:  # now and then, forget the windows that are over
-            self._db().execute("DELETE FROM counter WHERE expires <= ?", (now,))
         params = {"key": key, "amount": amount, "now": now, "expiry": expiry}
-        (hits,) = self._db().execute(INCREMENT, params).fetchone()
+        with self._db() as db:
+            if _chance.random() < 0.01:  # now and then, forget the windows that are over
+                db.execute("DELETE FROM counter WHERE expires <= ?", (now,))
+            (hits,) = db.execute(INCREMENT, params).fetchone()
         return int(hits)
 
     def get(self, key: str) -> int:
-        row = (
-            self._db()
-            .execute("SELECT hits FROM counter WHERE key = ? AND expires > ?", (key, time.time()))
-            .fetchone()
-        )
+        with self._db() as db:
+            row = db.execute(
+                "SELECT hits FROM counter WHERE key = ? AND expires > ?", (key, time.time())
+            ).fetchone()
         return int(row[0]) if row else 0
 
     def get_expiry(self, key: str) -> float:
-        row = self._db().execute("SELECT expires FROM counter WHERE key = ?", (key,)).fetchone()
+        with self._db() as db:
+            row = db.execute("SELECT expires FROM counter WHERE key = ?", (key,)).fetchone()
         return float(row[0]) if row else time.time()
 
     def check(self) -> bool:
         try:
-            self._db().execute("SELECT 1")
+            with self._db() as db:
+                db.execute("SELECT 1")
         except sqlite3.Error:
             return False
         return True
 
     def reset(self) -> int | None:
-        return self._db().execute("DELETE FROM counter").rowcount
+        with self._db() as db:
+            return db.execute("DELETE FROM counter").rowcount
 
     def clear(self, key: str) -> None:
-        self._db().execute("DELETE FROM counter WHERE key = ?", (key,))
+        with self._db() as db:
+            db.execute("DELETE FROM counter WHERE key = ?", (key,))

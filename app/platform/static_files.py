@@ -33,7 +33,7 @@ from flask_compress import Compress
 from markupsafe import Markup
 from whitenoise import WhiteNoise
 
-from app.platform.devices import FOLLOWER_PAGES
+from app.platform.devices import for_a_follower
 from app.platform.languages import LANGUAGES, current_language
 
 HASH_LENGTH = 12  # hex digits of SHA-256: 48 bits, plenty to tell versions of one file apart
@@ -205,7 +205,7 @@ def remember_stylesheet(response: Response) -> Response:
     """Tell the next pages that this browser has the stylesheet: the page held it, and the
     service worker (static/pwa.js) keeps every static file; the HTTP cache keeps it a year."""
     version = g.get("stylesheet_sent")
-    if version and request.endpoint not in FOLLOWER_PAGES:  # a follower gets no cookie at all
+    if version and not for_a_follower():  # a follower gets no cookie at all
         response.set_cookie(
             STYLESHEET_COOKIE,
             version,

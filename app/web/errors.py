@@ -12,6 +12,7 @@ from werkzeug.exceptions import HTTPException
 
 from app.platform.languages import wait_in_words
 from app.services.games import GameNotFound
+from app.web.htmx import is_htmx
 
 
 def _messages() -> dict[int, tuple[str, str]]:
@@ -67,6 +68,11 @@ def render_error(status: int, detail: str | None = None):
     title, text = _messages().get(
         status, (_("Erreur %(status)s", status=status), _("La demande n’a pas abouti."))
     )
+    if is_htmx():
+        # htmx would put the whole error page in the part it asked for (a second <main>): the
+        # refusal replaces the page's notices instead, scrolled into view.
+        refusal = render_template("_error_notice.html", title=title, text=detail or text)
+        return refusal, status, {"HX-Retarget": "#messages", "HX-Reswap": "outerHTML show:top"}
     return render_template("error.html", status=status, title=title, text=detail or text), status
 
 

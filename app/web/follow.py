@@ -18,6 +18,7 @@ from flask import (
     Response,
     current_app,
     flash,
+    g,
     redirect,
     render_template,
     request,
@@ -31,6 +32,7 @@ from flask_babel import gettext as _
 from app.platform import live, rate_limits
 from app.platform.devices import current_device_hash
 from app.platform.extensions import db, limiter
+from app.platform.languages import current_language
 from app.services import games, sharing
 from app.web.errors import render_error
 from app.web.htmx import is_htmx, vary_on_htmx
@@ -42,11 +44,20 @@ bp = Blueprint("follow", __name__)
 FOLLOW_LIMIT = "600 per minute"
 POLL_SECONDS = 2.0  # browsers without EventSource only
 HEARTBEAT_SECONDS = 20.0  # on average; well inside proxies' read timeouts (nginx.conf: 1 h)
-# Streams one process holds at most: fewer than its threads (gunicorn.conf.py, 32 by default).
-MAX_STREAMS = 24
+# Streams one process holds at most: a stream is a greenlet of a gevent worker (gunicorn.conf.py,
+# 2,000 connections a worker), a few kilobytes; the rest of the connections stay for the tables.
+MAX_STREAMS = 1000
+# Streams one client address holds at most in one process: half, so that one network (or one
+# script) cannot take every follower's place; a café's 30 tables of ten behind one address fit.
+STREAMS_PER_ADDRESS = 500
 # Its own generator: a stream's thread must not move the random module's shared state (tests
 # that replay their draws from it, as Hypothesis does, would see it move under them).
 _spread = random.Random()
+
+
+# Follow addresses that lead nowhere, asked by one client address: a stopped share's phones ask
+# once or twice each (static/follow.js then stops); more is guessing (a token has 128 bits).
+GUESS_LIMIT = "60 per minute; 600 per day"
 
 
 def _follow_limit() -> str:
@@ -55,7 +66,38 @@ def _follow_limit() -> str:
 
 def _follow_key() -> str:
     # Per follow address and client address: one shared game polled hard cannot starve another.
-    return f"suivre:{request.remote_addr}:{(request.view_args or {}).get('token', '')}"
+    return f"suivre:{request.remote_addr}:{_token()}"
+
+
+def _token() -> str:
+    return str((request.view_args or {}).get("token", ""))
+
+
+def _followed() -> tuple[int, int] | None:
+    """The (game id, version) shared under this request's follow address, or None; read once
+    per request (the limits ask before the view does)."""
+    if "followed" not in g:
+        try:
+            g.followed = sharing.followed_version(_token())
+        except games.GameNotFound:
+            g.followed = None
+    return g.followed
+
+
+def _unknown() -> bool:
+    return _followed() is None
+
+
+# A shared game's address counts per (client address, follow address); an unknown one counts
+# toward one allowance per client address, whatever address it guessed: guesses stay bounded and
+# the limiter's storage keeps one counter per client, not one per guess.
+_per_followed_game = limiter.limit(_follow_limit, key_func=_follow_key, exempt_when=_unknown)
+_guesses = limiter.shared_limit(
+    lambda: current_app.config.get("RATELIMIT_FOLLOW_GUESSES", GUESS_LIMIT),
+    scope="follow-guesses",
+    key_func=rate_limits.address,
+    exempt_when=lambda: not _unknown(),
+)
 
 
 @bp.get("/parties/<public_id>/partage")
@@ -85,11 +127,14 @@ def stop_sharing(public_id: str) -> ResponseReturnValue:
 
 
 @bp.get("/suivre/<token>")
-@limiter.limit(_follow_limit, key_func=_follow_key)
+@_per_followed_game
+@_guesses
 def follow(token: str) -> ResponseReturnValue:
     """Show a shared game read-only; answer 304 when the follower already has this version."""
     try:
-        _game_id, version = sharing.followed_version(token)
+        if (followed := _followed()) is None:
+            raise games.GameNotFound(token)
+        _game_id, version = followed
         if request.if_none_match.contains_weak(_etag(version)):
             response = current_app.response_class(status=304)
         else:
@@ -105,21 +150,30 @@ def follow(token: str) -> ResponseReturnValue:
 
 
 @bp.get("/suivre/<token>/direct")
-@limiter.limit(_follow_limit, key_func=_follow_key)
+@_per_followed_game
+@_guesses
 def live_updates(token: str) -> ResponseReturnValue:
     """Stream the game's live part each time it changes (Server-Sent Events), until the share
-    stops. The stream holds a thread, not a worker: gunicorn runs gthread workers."""
-    try:
-        game_id, _version = sharing.followed_version(token)
-    except games.GameNotFound:
+    stops or the phone leaves. The stream holds a greenlet of a gevent worker, not a thread."""
+    if (followed := _followed()) is None:
         return _private(current_app.make_response(render_error(404, _stopped())))
-    if live.hub().streams >= current_app.config.get("FOLLOW_MAX_STREAMS", MAX_STREAMS):
-        # Every thread holding a stream would leave none for the scoring phones: poll instead.
-        response = current_app.make_response(
-            render_error(503, _("Trop de téléphones suivent cette partie."))
-        )
+    game_id, _version = followed
+    slot = live.hub().reserve(
+        game_id,
+        request.remote_addr or "",
+        most=current_app.config.get("FOLLOW_MAX_STREAMS", MAX_STREAMS),
+        per_address=current_app.config.get("FOLLOW_STREAMS_PER_ADDRESS", STREAMS_PER_ADDRESS),
+    )
+    if isinstance(slot, str):
+        # The page polls instead (static/follow.js): it stays up to date, a little later.
+        if slot == "server":
+            message = _("Trop de téléphones suivent déjà ce serveur.")
+        else:
+            message = _("Trop de téléphones de votre réseau suivent déjà ce serveur.")
+        response = current_app.make_response(render_error(503, message))
         response.headers["Retry-After"] = "30"
         return _private(response)
+    slot.watch_connection(request.environ.get("gunicorn.socket"))
     # The version the follower has: the page's own at first, the last event's after a reconnect.
     known = request.headers.get("Last-Event-ID") or request.args.get("depuis", "")
     heartbeat = current_app.config.get("FOLLOW_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS)
@@ -129,10 +183,10 @@ def live_updates(token: str) -> ResponseReturnValue:
     def events() -> Iterator[str]:
         # At once, so the stream opens before anything changes; reconnect quickly if cut.
         yield "retry: 2000\n\n"
-        with live.hub().watching(game_id) as watch:
+        with live.hub().watching(game_id, slot) as watch:
             seen = known
             changed = True  # look once at first: the game may have moved since the page was drawn
-            while True:
+            while not watch.gone:
                 if changed:
                     try:
                         version, event = _event(token, game_id)
@@ -147,7 +201,7 @@ def live_updates(token: str) -> ResponseReturnValue:
                 # Only a change heard of is read: waiting and heartbeats never touch the database.
                 # Heartbeats spread at random: streams opened together must not all wake together.
                 changed = watch.wait(heartbeat * _spread.uniform(0.5, 1.5))
-                if not changed:
+                if not changed and not watch.gone:
                     # A comment line: finds connections closed by the phone, keeps proxies open.
                     yield ": toujours là\n\n"
 
@@ -156,6 +210,9 @@ def live_updates(token: str) -> ResponseReturnValue:
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )
+    # However the stream ends (the share stopped, a failed write, the phone gone before its first
+    # line), the server closes the response: the slot is free again.
+    response.call_on_close(slot.release)
     return _private(response)
 
 
@@ -209,6 +266,13 @@ def _private(response: Response) -> Response:
 
 
 def _etag(version: int, part: bool | None = None) -> str:
-    # The page and its live part are two representations of one version: two tags. Weak tags,
-    # since Flask-Compress rewrites strong ones per encoding (and If-None-Match compares weakly).
-    return f"v{version}-part" if (is_htmx() if part is None else part) else f"v{version}"
+    # The page and its live part are two representations of one version: two tags; and each
+    # language another (a follower who picks « English » must not be told « 304, keep the
+    # French »). Weak tags, since Flask-Compress rewrites strong ones per encoding (and
+    # If-None-Match compares weakly).
+    language = current_language()
+    return (
+        f"v{version}-{language}-part"
+        if (is_htmx() if part is None else part)
+        else f"v{version}-{language}"
+    )

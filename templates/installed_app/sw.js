@@ -69,10 +69,19 @@ async function keepCopy(cache, request, response) {
   await Promise.all(requests.slice(0, -KEPT_PAGES).map((old) => cache.delete(old)));
 }
 
-{# The copy, marked so that the page says it is offline (static/pwa.js reads the mark). #}
+{# The copy, marked so that the page says it is offline (static/pwa.js reads the mark). Only
+   this device's: a copy drawn for another device token (the cookies were cleared since) is not
+   shown, and goes (app/platform/devices.py: the « copie » cookie and X-Copie-Appareil). #}
 async function offlineCopy(cache, request) {
   const copy = await cache.match(request, { ignoreVary: true });
   if (!copy) return undefined;
+  if (self.cookieStore && copy.headers.has("X-Copie-Appareil")) {
+    const mark = await self.cookieStore.get("copie").catch(() => null);
+    if (mark?.value !== copy.headers.get("X-Copie-Appareil")) {
+      await cache.delete(request, { ignoreVary: true });
+      return undefined;
+    }
+  }
   const headers = new Headers(copy.headers);
   headers.delete("Content-Encoding");
   headers.delete("Content-Length");

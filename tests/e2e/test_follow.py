@@ -102,3 +102,23 @@ def test_the_share_and_follow_screens_have_no_wcag_22_aa_violation(new_context, 
     follower.goto(address)
     expect(follower.get_by_role("table", name="Scores")).to_be_visible()
     expect_accessible(follower, "following")
+
+
+def test_a_follower_gets_no_cookie_but_the_language_it_chooses_and_reads_that_language(
+    new_context, scorer: GamePage, base_url
+):
+    address = share_and_return(scorer)
+    context = new_context()
+    follower = context.new_page()
+    follower.goto(address)
+    expect(follower.get_by_role("table", name="Manches")).to_be_visible()
+    for path in ("/manifest.webmanifest", "/sw.js"):  # what the page loads, asked for sure
+        assert context.request.get(base_url + path).ok
+    assert context.request.get(address + "x").status == 404  # an address that leads nowhere
+    assert context.cookies() == []
+
+    follower.get_by_role("link", name="English", exact=True).click()
+    expect(follower.get_by_role("table", name="Rounds")).to_be_visible()
+    follower.get_by_role("link", name="Deutsch", exact=True).click()
+    expect(follower.get_by_role("table", name="Runden")).to_be_visible()
+    assert [(cookie["name"], cookie["value"]) for cookie in context.cookies()] == [("lang", "de")]

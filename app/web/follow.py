@@ -134,13 +134,13 @@ def follow(token: str) -> ResponseReturnValue:
     try:
         if (followed := _followed()) is None:
             raise games.GameNotFound(token)
-        _game_id, version = followed
+        game_id, version = followed
         if request.if_none_match.contains_weak(_etag(version)):
             response = current_app.response_class(status=304)
         else:
             found = sharing.followed_game(token)
             template = "follow/_follow.html" if is_htmx() else "follow/follow.html"
-            response = current_app.make_response(_render_follow(template, token, found))
+            response = current_app.make_response(_render_follow(template, token, found, game_id))
             version = found.version
     except games.GameNotFound:
         response = current_app.make_response(render_error(404, _stopped()))
@@ -189,7 +189,7 @@ def live_updates(token: str) -> ResponseReturnValue:
             while not watch.gone:
                 if changed:
                     try:
-                        version, event = _event(token, game_id)
+                        shown_id, version, event = _event(token)
                     except games.GameNotFound:
                         yield "event: fin\ndata: arrêté\n\n"
                         return
@@ -198,6 +198,10 @@ def live_updates(token: str) -> ResponseReturnValue:
                     if version != seen:
                         seen = version
                         yield event
+                    if shown_id != game_id:
+                        # A rematch took the address on: this stream ends, and the phone's
+                        # EventSource reconnects to the new game's (within its retry, 2 s).
+                        return
                 # Only a change heard of is read: waiting and heartbeats never touch the database.
                 # Heartbeats spread at random: streams opened together must not all wake together.
                 changed = watch.wait(heartbeat * _spread.uniform(0.5, 1.5))
@@ -231,27 +235,36 @@ def _stopped() -> str:
     return _("Ce lien de suivi n’existe pas, ou le partage de cette partie a été arrêté.")
 
 
-def _event(token: str, game_id: int) -> tuple[str, str]:
-    """Return the game's version and its live part as an event, drawn once per version and
-    process however many follow it (one indexed read when it is drawn already)."""
-    _game_id, version = sharing.followed_version(token)
+def _event(token: str) -> tuple[int, str, str]:
+    """Return the id of the game shared under the token, its version as the stream names it
+    (« game.version »: a rematch's version 2 is not the old game's) and its live part as an
+    event, drawn once per version and process however many follow it (one indexed read when it
+    is drawn already)."""
+    game_id, version = sharing.followed_version(token)
     drawn = live.hub().drawn
     key = (game_id, str(get_locale()))  # followers of one game may read different languages
     if drawn.get(key, (None, 0))[:2] != (token, version):
         found = sharing.followed_game(token)
-        part = _render_follow("follow/_follow.html", token, found)
+        part = _render_follow("follow/_follow.html", token, found, game_id)
         data = "".join(f"data: {line}\n" for line in part.splitlines())
-        drawn[key] = (token, found.version, f"event: partie\nid: {found.version}\n{data}\n")
+        named = _stream_version(game_id, found.version)
+        drawn[key] = (token, found.version, f"event: partie\nid: {named}\n{data}\n")
         version = found.version
-    return str(version), drawn[key][2]
+    return game_id, _stream_version(game_id, version), drawn[key][2]
 
 
-def _render_follow(template: str, token: str, found: games.SavedGame) -> str:
+def _stream_version(game_id: int, version: int) -> str:
+    return f"{game_id}.{version}"
+
+
+def _render_follow(template: str, token: str, found: games.SavedGame, game_id: int) -> str:
     return render_template(
         template,
         part_etag=f'W/"{_etag(found.version, part=True)}"',
         version=found.version,
-        stream_url=url_for("follow.live_updates", token=token, depuis=found.version),
+        stream_url=url_for(
+            "follow.live_updates", token=token, depuis=_stream_version(game_id, found.version)
+        ),
         sheet=found.scoresheet,
         share=share_of(found, url_for("follow.result_image", token=token)),
         read_only=True,

@@ -39,3 +39,25 @@ def test_three_phones_score_one_game_and_share_its_history(new_context):
 
     second.page.goto("/historique")
     expect(second.page.get_by_role("main").get_by_role("listitem")).to_have_count(1)
+
+
+def test_the_follow_address_goes_on_with_the_rematch_live(new_context):
+    scorer = game_started(new_context().new_page(), NAMES, [5, 6, 7])
+    scorer.page.get_by_role("button", name="Partager la partie").click()
+    follow_address = scorer.page.get_by_role("link", name=re.compile("suivre")).get_attribute(
+        "href"
+    )
+    screen = GamePage(new_context().new_page())  # the big screen: JavaScript, no reload
+    screen.page.goto(follow_address or "")
+    screen.mark_no_reload()
+    scorer.page.go_back()
+    scorer.play_round(NAMES, [70, 1, 2], 2)
+    expect(screen.result).to_be_visible()
+
+    scorer.rematch.click()
+    expect(scorer.scoreboard).to_be_visible()
+    scorer.play_round(NAMES, [3, 4, 5], 1)
+
+    screen.expect_totals({"Alice": 3, "Bruno": 4, "Chloé": 5})  # within the expect's 10 s
+    expect(screen.result).to_have_count(0)
+    assert screen.was_not_reloaded()

@@ -1,5 +1,6 @@
-// The shared result (templates/game/_share_result.html): the phone's share sheet with the image
-// as a file where it has one (a group chat then gets the picture), else « Copier » for the text.
+// The shared result (templates/game/_share_result.html): « Partager le résultat » opens the phone's
+// share sheet with the image as a file where it has one (a group chat then gets the picture);
+// elsewhere it opens the image, and « Copier » copies the text.
 // Loaded by the result itself, so a game in progress downloads none of it; the result may come
 // later (swapped in by htmx, or by the follow page's stream): its buttons are shown as it comes.
 // Without this file: the image, its download and the text.
@@ -19,7 +20,6 @@
   const copies = Boolean(navigator.clipboard?.writeText);
 
   function show() {
-    for (const button of document.querySelectorAll("[data-share-file]")) button.hidden = !files;
     for (const button of document.querySelectorAll("[data-copy-result]")) {
       button.hidden = files || !copies;
     }
@@ -37,6 +37,9 @@
     const button = event.target.closest?.("[data-share-file], [data-copy-result]");
     const section = button?.closest("[data-share-result]");
     if (!section) return;
+    // Without a share sheet for files, « Partager le résultat » opens the image, as without this file.
+    if (button.hasAttribute("data-share-file") && !files) return;
+    event.preventDefault();
     const text = section.querySelector("[data-share-text]").textContent.trim();
     try {
       if (button.hasAttribute("data-copy-result")) {

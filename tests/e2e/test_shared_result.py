@@ -47,7 +47,7 @@ def test_the_round_that_ends_the_game_brings_its_image_text_and_bgstats_link(new
     page = new_context().new_page()
     finished(page)
 
-    expect(page.get_by_role("heading", name="Partager le résultat")).to_be_visible()
+    expect(control(page, "Partager le résultat")).to_be_visible()
     expect_drawn(page)
     bgstats = page.get_by_role("link", name="Enregistrer dans BG Stats", exact=True)
     href = bgstats.get_attribute("href")
@@ -113,7 +113,8 @@ def test_without_javascript_the_image_its_download_and_the_text_are_there(new_co
     expect_drawn(page)
     expect(control(page, "Télécharger l’image")).to_be_visible()
     expect(control(page, "Copier")).to_be_hidden()
-    expect(page.get_by_role("button", name="Partager le résultat")).to_be_hidden()
+    control(page, "Partager le résultat").click()  # the image itself, to keep or send
+    expect(page).to_have_url(re.compile(r"/resultat\.png$"))
 
 
 def test_a_follower_sees_the_result_drawn_for_the_follow_address(new_context):

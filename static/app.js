@@ -64,3 +64,33 @@ document.addEventListener("click", (event) => {
   }
   link.href = url;
 });
+
+// A game scored by several phones (templates/game/_game.html, data-live): a round recorded on
+// another phone shows here within seconds. The live part is fetched again only while nothing is
+// typed in it (typing is never lost); until then one line says the game changed, and sending the
+// round gets the usual answer for a round already recorded. Without this file: on a reload.
+(() => {
+  const first = document.getElementById("game");
+  if (!first?.dataset.live || !window.EventSource) return;
+  let newest = Number(first.dataset.version);
+  const typing = () =>
+    [...document.querySelectorAll("#game input[data-heads]")].some((field) => field.value.trim());
+  const catchUp = () => {
+    const game = document.getElementById("game");
+    if (!game || newest <= Number(game.dataset.version) || document.hidden) return;
+    if (typing()) {
+      game.querySelector("[data-live-notice]")?.removeAttribute("hidden");
+      return;
+    }
+    window.htmx?.ajax("GET", location.pathname, { target: "#game", swap: "outerHTML" });
+  };
+  const stream = new EventSource(first.dataset.live);
+  stream.addEventListener("version", (event) => {
+    newest = Math.max(newest, Number(event.data));
+    catchUp();
+  });
+  stream.addEventListener("fin", () => stream.close());
+  // Fields emptied, or the phone looked at again: catch up then.
+  document.addEventListener("input", catchUp);
+  document.addEventListener("visibilitychange", catchUp);
+})();

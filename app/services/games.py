@@ -41,6 +41,7 @@ class SavedGame:
     restorable: int | None = None  # the round « Rétablir la manche N » would put back
     origin_id: str | None = None  # its id on the phone it was imported from (exports keep it)
     played_until: datetime | None = None  # when its last round was recorded (UTC), if dated
+    at_table: bool = False  # scored by several phones (app/services/tables.py): live for each
 
     @classmethod
     def of(cls, game: Game) -> SavedGame:
@@ -77,6 +78,7 @@ class SavedGame:
             restorable,
             game.origin_id,
             played_until,
+            game.table_id is not None,
         )
 
 
@@ -167,6 +169,7 @@ _SHOWN = (
     Game.pro,
     Game.cancelled_rounds,
     Game.origin_id,
+    Game.table_id,
     Round.heads,
     Round.recorded_at,
 )

@@ -103,3 +103,23 @@ def join(token: str, device_hash: str) -> games.SavedGame:
     except IntegrityError:  # PostgreSQL: the same phone joining twice at the same moment
         pass
     return invited_game(token)
+
+
+def watched_version(public_id: str, device_hash: str | None) -> tuple[int, int]:
+    """Return (id, version) of a game this phone may score, for its live stream; or raise
+    GameNotFound."""
+    if device_hash is None or not games.PUBLIC_ID.fullmatch(public_id):
+        raise games.GameNotFound(public_id)
+    found = db.session.execute(
+        select(Game.id, Game.version).where(
+            Game.public_id == public_id, games.reachable_by(device_hash)
+        )
+    ).one_or_none()
+    if found is None:
+        raise games.GameNotFound(public_id)
+    return found.id, found.version
+
+
+def version_of(game_id: int) -> int | None:
+    """Return a game's version (one indexed read), None once it is deleted."""
+    return db.session.scalar(select(Game.version).where(Game.id == game_id))

@@ -39,9 +39,10 @@ class UnitOfWork:
         return self
 
     def announce(self, game: Game) -> None:
-        """Tell the game's followers that it changed, once (and only if) this write commits.
-        Only a shared game has followers; others cost nothing."""
-        if game.follow_token is not None:
+        """Tell the game's followers, and the other phones of its table, that it changed, once
+        (and only if) this write commits. Only a shared game or a table's has anyone watching;
+        others cost nothing."""
+        if game.follow_token is not None or game.table_id is not None:
             self._announced.add(game.id)
 
     def __exit__(

@@ -128,8 +128,9 @@ def game(public_id: str) -> Response:
     carried = carried_heads(request.args, rules.MAX_PLAYERS)
     found, helped = round_assistant.game_to_score(public_id, current_device_hash(), carried)
     # The first player's field is focused (or the result, once the game is over): the keyboard
-    # and a screen reader start where the table is.
-    page = _game_page(found, round_help=helped, typed=helped.typed, focus_entry=True)
+    # and a screen reader start where the table is. Not for htmx: the live part fetched again
+    # (another phone's round, static/app.js) must not move anyone's focus.
+    page = _game_page(found, round_help=helped, typed=helped.typed, focus_entry=not is_htmx())
     return vary_on_htmx(current_app.make_response(page))
 
 

@@ -3,16 +3,28 @@ and joined from another phone."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import segno
-from flask import Blueprint, current_app, flash, redirect, render_template, url_for
+from flask import (
+    Blueprint,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    stream_with_context,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from app.platform import rate_limits
+from app.platform import live, rate_limits
 from app.platform.devices import claim_device, current_device_hash
-from app.platform.extensions import limiter
+from app.platform.extensions import db, limiter
 from app.services import games, tables
+from app.web import follow
 from app.web.errors import render_error
 
 bp = Blueprint("table", __name__)
@@ -67,6 +79,55 @@ def join(token: str) -> ResponseReturnValue:
     except games.GameNotFound:
         return _private(current_app.make_response(render_error(404, _stopped())))
     return _private(redirect(url_for("counter.game", public_id=game.public_id), 303))
+
+
+@bp.get("/parties/<public_id>/direct")
+def live_version(public_id: str) -> ResponseReturnValue:
+    """Stream the version of a game of a table to its scoring phones (Server-Sent Events): each
+    change made on another phone is said within a second or two, and the page fetches the game
+    again (static/app.js) — only when nothing is typed in it, so no one's typing is lost."""
+    try:
+        game_id, version = tables.watched_version(public_id, current_device_hash())
+    except games.GameNotFound:
+        return render_error(404)
+    config = current_app.config
+    slot = live.hub().reserve(
+        game_id,
+        request.remote_addr or "",
+        most=config.get("FOLLOW_MAX_STREAMS", follow.MAX_STREAMS),
+        per_address=config.get("FOLLOW_STREAMS_PER_ADDRESS", follow.STREAMS_PER_ADDRESS),
+    )
+    if isinstance(slot, str):  # the page still works: the other phones' rounds show on a reload
+        response = current_app.make_response(render_error(503))
+        response.headers["Retry-After"] = "30"
+        return response
+    slot.watch_connection(request.environ.get("gunicorn.socket"))
+    heartbeat = config.get("FOLLOW_HEARTBEAT_SECONDS", follow.HEARTBEAT_SECONDS)
+    db.session.close()  # end this read: the stream's own reads must see later commits
+
+    def events() -> Iterator[str]:
+        yield f"retry: 2000\nevent: version\ndata: {version}\n\n"
+        with live.hub().watching(game_id, slot) as watch:
+            while not watch.gone:
+                if watch.wait(heartbeat):
+                    try:
+                        now = tables.version_of(game_id)
+                    finally:
+                        db.session.close()
+                    if now is None:  # deleted on another phone
+                        yield "event: fin\ndata: supprimée\n\n"
+                        return
+                    yield f"event: version\ndata: {now}\n\n"
+                elif not watch.gone:
+                    yield ": toujours là\n\n"
+
+    response = current_app.response_class(
+        stream_with_context(events()),
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
+    response.call_on_close(slot.release)
+    return response
 
 
 def _private(response: Response) -> Response:

@@ -61,3 +61,33 @@ def test_the_follow_address_goes_on_with_the_rematch_live(new_context):
     screen.expect_totals({"Alice": 3, "Bruno": 4, "Chloé": 5})  # within the expect's 10 s
     expect(screen.result).to_have_count(0)
     assert screen.was_not_reloaded()
+
+
+def _two_scorers(new_context) -> tuple[GamePage, GamePage]:
+    first = game_started(new_context().new_page(), NAMES, [5, 6, 7])
+    control(first.page, "Inviter à marquer").click()
+    first.page.get_by_role("button", name="Inviter à marquer").click()
+    address = first.page.get_by_role("link", name=re.compile("rejoindre")).get_attribute("href")
+    first.page.get_by_role("link", name="Retour à la partie").click()
+    second = GamePage(new_context().new_page())
+    second.page.goto(address or "")
+    second.page.get_by_role("button", name="Rejoindre la table").click()
+    expect(second.scoreboard).to_be_visible()
+    return first, second
+
+
+def test_a_round_from_another_phone_shows_live_and_never_over_what_is_typed(new_context):
+    first, second = _two_scorers(new_context)
+    first.mark_no_reload()
+
+    second.play_round(NAMES, [1, 2, 3], 2)
+
+    first.expect_totals({"Alice": 6, "Bruno": 8, "Chloé": 10})  # within seconds, no reload
+    assert first.was_not_reloaded()
+    first.heads_field("Alice").fill("4")  # round 3, being typed here…
+    second.play_round(NAMES, [0, 1, 1], 3)  # …while the other phone records its own round 3
+
+    expect(first.page.get_by_role("status").filter(has_text="Un autre téléphone")).to_be_visible()
+    expect(first.heads_field("Alice")).to_have_value("4")  # nothing typed is lost
+    first.heads_field("Alice").fill("")
+    first.expect_totals({"Alice": 6, "Bruno": 9, "Chloé": 11})  # caught up once emptied

@@ -310,6 +310,28 @@ def test_a_waiting_round_refused_once_sent_comes_back_into_the_form(phone, live_
     expect_recorded(game, {"Alice": 5, "Bruno": 2, "Chloé": 0}, rounds=1)
 
 
+def test_a_round_refused_once_sent_holds_the_next_one_until_it_is_corrected(phone):
+    context, page = phone
+    game = start(page)
+    context.set_offline(True)
+    game.enter_round(NAMES, [0, 0, 0])  # nobody took a head: no round can be that
+    expect(waiting_line(game, 1)).to_be_visible()
+    game.enter_round(NAMES, [1, 4, 3])
+    expect(waiting_line(game, 2)).to_be_visible()
+
+    context.set_offline(False)
+
+    expect(game.alert).to_contain_text("Personne n’a pris de tête")
+    expect(form_for(game, 1)).to_be_visible()
+    expect(game.heads_field("Bruno")).to_have_value("0")
+    expect(waiting_line(game, 2)).to_be_visible()
+    expect(page.get_by_role("status").filter(has_text="attend que")).to_contain_text("manche 1")
+    game.heads_field("Alice").fill("2")
+    game.validate.click()
+    expect(recorded_line(game, 2)).to_be_visible()
+    expect_recorded(game, {"Alice": 3, "Bruno": 4, "Chloé": 3}, rounds=2)
+
+
 def test_a_waiting_round_recorded_meanwhile_by_another_phone_comes_back_for_the_next(
     phone, live_server
 ):

@@ -275,6 +275,7 @@ def test_a_waiting_round_that_would_end_the_game_says_so_and_can_be_taken_back(p
     expect(network_line(page)).to_contain_text("termine la partie")
     expect(network_line(page)).to_contain_text("Bruno gagne")
     expect(game.validate).to_be_hidden()  # no round after the end
+    expect(game.cancel).to_be_focused()  # the one thing left to do before the network is back
     expect(game.gauge_of("Alice")).to_have_attribute("value", "66")
     expect_accessible(page, "a waiting round that would end the game")
     game.cancel.click()

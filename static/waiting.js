@@ -76,7 +76,10 @@
     live.replaceWith(copy);
     window.htmx?.process(copy);
     if (!items.length) pristine = null;
-    const focus = focusFirst ? fieldsIn(copy)[0] : kept && active ? document.getElementById(active) : null;
+    // After a round is kept: the next round's first field, or « Annuler la manche » when that
+    // round would end the game (the form is gone).
+    const next = fieldsIn(copy).find((field) => !field.closest("[hidden]")) || copy.querySelector("form[action$='/annuler'] button");
+    const focus = focusFirst ? next : kept && active ? document.getElementById(active) : null;
     focus?.focus();
   }
 

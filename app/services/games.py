@@ -272,7 +272,7 @@ def record_round(
             )
             raise RoundRefused(before, rules.Refusal.of(unnumbered))
         if number < sheet.next_round:
-            if list(sheet.rounds[number - 1]) != list(heads_taken):
+            if number >= 1 and list(sheet.rounds[number - 1]) != list(heads_taken):
                 # Not a repeat: another phone or tab recorded this round with other heads.
                 taken = _recorded_since(number, sheet.next_round)
                 raise SheetChanged(before, rules.Refusal.of(taken))

@@ -275,6 +275,7 @@ def test_a_waiting_round_that_would_end_the_game_says_so_and_can_be_taken_back(p
     expect(network_line(page)).to_contain_text("termine la partie")
     expect(network_line(page)).to_contain_text("Bruno gagne")
     expect(game.validate).to_be_hidden()  # no round after the end
+    expect(game.cancel).to_be_focused()  # the one thing left to do before the network is back
     expect(game.gauge_of("Alice")).to_have_attribute("value", "66")
     expect_accessible(page, "a waiting round that would end the game")
     game.cancel.click()
@@ -308,6 +309,28 @@ def test_a_waiting_round_refused_once_sent_comes_back_into_the_form(phone, live_
     game.validate.click()
     expect(recorded_line(game, 1)).to_be_visible()
     expect_recorded(game, {"Alice": 5, "Bruno": 2, "Chloé": 0}, rounds=1)
+
+
+def test_a_round_refused_once_sent_holds_the_next_one_until_it_is_corrected(phone):
+    context, page = phone
+    game = start(page)
+    context.set_offline(True)
+    game.enter_round(NAMES, [0, 0, 0])  # nobody took a head: no round can be that
+    expect(waiting_line(game, 1)).to_be_visible()
+    game.enter_round(NAMES, [1, 4, 3])
+    expect(waiting_line(game, 2)).to_be_visible()
+
+    context.set_offline(False)
+
+    expect(game.alert).to_contain_text("Personne n’a pris de tête")
+    expect(form_for(game, 1)).to_be_visible()
+    expect(game.heads_field("Bruno")).to_have_value("0")
+    expect(waiting_line(game, 2)).to_be_visible()
+    expect(page.get_by_role("status").filter(has_text="attend que")).to_contain_text("manche 1")
+    game.heads_field("Alice").fill("2")
+    game.validate.click()
+    expect(recorded_line(game, 2)).to_be_visible()
+    expect_recorded(game, {"Alice": 3, "Bruno": 4, "Chloé": 3}, rounds=2)
 
 
 def test_a_waiting_round_recorded_meanwhile_by_another_phone_comes_back_for_the_next(

@@ -79,6 +79,15 @@ def test_a_round_recorded_meanwhile_with_other_heads_raises_sheet_changed_naming
     assert rounds_of(public_id) == ((5, 0, 12),)
 
 
+def test_a_round_zero_is_a_repeat_even_before_any_round():
+    public_id = new_game()
+
+    with pytest.raises(StaleRound):
+        games.record_round(public_id, DEVICE, 0, [1, 2, 3])
+
+    assert rounds_of(public_id) == ()
+
+
 def test_a_form_for_a_later_round_raises_sheet_changed_naming_the_cancelled_round():
     public_id = new_game([5, 0, 12])
 

@@ -136,3 +136,49 @@ def test_a_poll_on_the_other_server_sees_the_new_version(two_servers):
     phone.post(f"/parties/{game}/manches", round_form(token, number, [5, 6, 7]))
     changed = requests.get(server_b + follow_path, headers={**part, "If-None-Match": tag})
     assert changed.status_code == 200 and "Manche 1" in changed.text
+
+
+_SCORER_ADDRESS = re.compile(r'<a href="https?://[^"/]+(/rejoindre/[A-Za-z0-9_-]+)"')
+
+
+def test_two_phones_of_a_table_on_two_servers_score_one_game_live(two_servers):
+    server_a, server_b = two_servers
+    first, second = Phone(server_a), Phone(server_b)
+    game = first.start_game(NAMES)
+    page = first.get(f"/parties/{game}/inviter")
+    answer = first.post(f"/parties/{game}/inviter", {"csrf_token": csrf_token(page.text)})
+    assert answer.status_code == 303
+    invited = _SCORER_ADDRESS.search(first.get(f"/parties/{game}/inviter").text)
+    assert invited, "no scorer address on the invitation page"
+    join_page = second.get(invited.group(1))
+    joined = second.post(invited.group(1), {"csrf_token": csrf_token(join_page.text)})
+    assert joined.status_code == 303 and joined.headers["Location"].endswith(f"/parties/{game}")
+    stream = second.http.get(f"{server_b}/parties/{game}/direct", stream=True, timeout=(5, 60))
+    assert stream.status_code == 200
+    lines = stream.iter_lines(decode_unicode=True)
+    versions: queue.Queue[str] = queue.Queue()
+
+    def read() -> None:
+        try:
+            for line in lines:
+                if line.startswith("data: "):
+                    versions.put(line.removeprefix("data: "))
+        except (requests.RequestException, AttributeError):
+            pass
+
+    threading.Thread(target=read, daemon=True).start()
+    try:
+        first_version = versions.get(timeout=10)  # the stream says the version it starts at
+        token, number = first.open_game(game)
+        answer = first.post(f"/parties/{game}/manches", round_form(token, number, [5, 6, 7]))
+        assert answer.status_code == 303
+
+        newer = versions.get(timeout=ARRIVAL_SECONDS)  # server A's round, heard on server B
+        assert int(newer) > int(first_version)
+        token, number = second.open_game(game)
+        assert number == 2
+        answer = second.post(f"/parties/{game}/manches", round_form(token, number, [1, 1, 1]))
+        assert answer.status_code == 303
+    finally:
+        stream.close()
+    assert "Manche 2" in first.get(f"/parties/{game}").text

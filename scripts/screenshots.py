@@ -76,7 +76,8 @@ def main() -> int:
                 for name in wanted:
                     page.goto(screens[name])
                     page.evaluate("document.activeElement && document.activeElement.blur()")
-                    page.screenshot(path=out / f"{name}-{size}-{theme}.png", animations="disabled")
+                    picture = out / f"{name}-{size}-{theme}.png"
+                    page.screenshot(path=picture, animations="disabled")
                     for problem in problems(page):
                         found += 1
                         print(f"{name} {size} {theme}: {problem}")

@@ -3,6 +3,7 @@ its one history, the rematch that carries the table and the follow address on.""
 
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
@@ -140,3 +141,37 @@ def test_a_scorer_address_that_does_not_exist_answers_404_without_a_cookie(app):
 
     assert response.status_code == 404
     assert stranger.get_cookie("appareil") is None
+
+
+def test_a_tables_games_exported_by_a_joined_phone_import_as_the_importing_phones_own(app, client):
+    public_id = start_game(client, NAMES)
+    play_rounds(client, public_id, [5, 6, 7])
+    joined, newcomer = new_device(app), new_device(app)
+    join(joined, invite(client, public_id))
+    exported = joined.get("/historique/export.json")
+    assert exported.status_code == 200
+
+    imported = newcomer.post(
+        "/historique/import",
+        data={"fichier": (io.BytesIO(exported.data), "parties.json")},
+        content_type="multipart/form-data",
+    )
+
+    assert imported.status_code == 303
+    history = newcomer.get("/historique").get_data(as_text=True)
+    assert "Alice" in history and game_url(public_id) not in history  # a copy of its own
+    assert round_lines(parse(client.get(game_url(public_id)).data)) == [[5, 6, 7]]
+
+
+def test_a_phone_not_at_the_table_reaches_none_of_its_game(app, client):
+    public_id = start_game(client, NAMES)
+    play_rounds(client, public_id, [70, 1, 2])
+    join(new_device(app), invite(client, public_id))
+    stranger = new_device(app)
+    stranger.get("/")  # a phone with its own device token
+
+    for path in ("", "/direct", "/inviter", "/partage", "/manches/1", "/resultat.png",
+                 "/export.json", "/assistant", "/compter"):  # fmt: skip
+        assert stranger.get(game_url(public_id) + path).status_code == 404, path
+    assert stranger.post(f"{game_url(public_id)}/inviter").status_code == 404
+    assert stranger.post(f"{game_url(public_id)}/revanche").status_code == 404

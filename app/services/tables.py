@@ -11,7 +11,9 @@ already seated stay.
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from dataclasses import dataclass
+
+from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 
 from app.platform.extensions import db
@@ -20,14 +22,29 @@ from app.services.unit_of_work import UnitOfWork
 from app.storage.models import Game, SharedTable, TablePhone, new_public_id
 
 
-def invite_token(public_id: str, device_hash: str | None) -> str | None:
-    """Return the scorer token of the game's table while the invitation stands, else None."""
+@dataclass(frozen=True)
+class Invitation:
+    """The invitation page's state: the scorer token while it stands, whether this phone is the
+    game's own (it alone may unseat the others), and how many other phones are seated."""
+
+    token: str | None
+    own_phone: bool
+    others: int
+
+
+def invitation(public_id: str, device_hash: str | None) -> Invitation:
     game = games.load_game(public_id, device_hash)
     if game.table_id is None:
-        return None
-    return db.session.scalar(
+        return Invitation(None, game.device_hash == device_hash, 0)
+    token = db.session.scalar(
         select(SharedTable.invite_token).where(SharedTable.id == game.table_id)
     )
+    others = db.session.scalar(
+        select(func.count()).where(
+            TablePhone.table_id == game.table_id, TablePhone.device_hash != game.device_hash
+        )
+    )
+    return Invitation(token, game.device_hash == device_hash, others or 0)
 
 
 def invite(public_id: str, device_hash: str | None) -> str:
@@ -55,6 +72,23 @@ def stop_inviting(public_id: str, device_hash: str | None) -> None:
         game = games.load_game(public_id, device_hash, for_update=True)
         if game.table_id is not None:
             db.session.get_one(SharedTable, game.table_id).invite_token = None
+
+
+def remove_invited_phones(public_id: str, device_hash: str | None) -> int:
+    """Unseat every phone of the game's table but the game's own; return how many. Only the
+    game's own phone may (another would otherwise lock the first out); others: GameNotFound."""
+    with UnitOfWork():
+        game = games.load_game(public_id, device_hash, for_update=True)
+        if game.device_hash != device_hash:
+            raise games.GameNotFound(public_id)
+        if game.table_id is None:
+            return 0
+        removed = db.session.scalars(
+            delete(TablePhone)
+            .where(TablePhone.table_id == game.table_id, TablePhone.device_hash != game.device_hash)
+            .returning(TablePhone.id)
+        ).all()
+        return len(removed)
 
 
 def _latest_game(table_id: int) -> Game | None:

@@ -18,6 +18,7 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from werkzeug.wrappers import Response
 
 from app.platform import live, rate_limits
@@ -36,10 +37,17 @@ JOIN_LIMIT = "60 per minute"
 @bp.get("/parties/<public_id>/inviter")
 def invite_page(public_id: str) -> str:
     """Show the game's scorer address and its QR code, or the way to make one."""
-    token = tables.invite_token(public_id, current_device_hash())
+    invited = tables.invitation(public_id, current_device_hash())
+    token = invited.token
     address = url_for("table.join_page", token=token, _external=True) if token else None
     qr = segno.make(address, error="m").svg_data_uri(scale=6, border=2) if address else None
-    return render_template("table/invite.html", public_id=public_id, address=address, qr=qr)
+    return render_template(
+        "table/invite.html",
+        public_id=public_id,
+        address=address,
+        qr=qr,
+        owner=invited.own_phone and invited.others > 0,
+    )
 
 
 @bp.post("/parties/<public_id>/inviter")
@@ -54,6 +62,21 @@ def invite(public_id: str) -> ResponseReturnValue:
 def stop_inviting(public_id: str) -> ResponseReturnValue:
     tables.stop_inviting(public_id, current_device_hash())
     flash(_("Invitation arrêtée : l’adresse pour marquer ne mène plus à la table."), "info")
+    return redirect(url_for("table.invite_page", public_id=public_id), 303)
+
+
+@bp.post("/parties/<public_id>/inviter/retirer")
+@rate_limits.writes
+def remove_invited_phones(public_id: str) -> ResponseReturnValue:
+    count = tables.remove_invited_phones(public_id, current_device_hash())
+    flash(
+        ngettext(
+            "%(num)d téléphone invité retiré : il ne voit plus les parties de la table.",
+            "%(num)d téléphones invités retirés : ils ne voient plus les parties de la table.",
+            count,
+        ),
+        "info",
+    )
     return redirect(url_for("table.invite_page", public_id=public_id), 303)
 
 

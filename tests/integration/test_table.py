@@ -175,3 +175,23 @@ def test_a_phone_not_at_the_table_reaches_none_of_its_game(app, client):
         assert stranger.get(game_url(public_id) + path).status_code == 404, path
     assert stranger.post(f"{game_url(public_id)}/inviter").status_code == 404
     assert stranger.post(f"{game_url(public_id)}/revanche").status_code == 404
+
+
+def test_the_games_own_phone_can_unseat_the_invited_phones(app, client):
+    public_id = start_game(client, NAMES)
+    joined = new_device(app)
+    join(joined, invite(client, public_id))
+    assert (
+        form_of(
+            parse(joined.get(f"{game_url(public_id)}/inviter").data),
+            "Retirer les téléphones invités",
+        )
+        is None
+    )
+
+    page = parse(client.get(f"{game_url(public_id)}/inviter").data)
+    removed = client.post(form_of(page, "Retirer les téléphones invités").get("action"))
+
+    assert removed.status_code == 303
+    assert joined.get(game_url(public_id)).status_code == 404
+    assert client.get(game_url(public_id)).status_code == 200

@@ -47,6 +47,7 @@ class Evening:
     fresh: str  # a ten-player game before its first round
     finished: str  # a ten-player game over, Marie-Christine the winner
     follow: str  # the follow address of the game in progress
+    join: str  # its scorer address (« Rejoindre la table »)
 
     def screens(self) -> dict[str, str]:
         return {
@@ -63,6 +64,8 @@ class Evening:
             "count": f"{self.playing}/compter?cartes=55+10+23+11+5",
             "share": f"{self.playing}/partage",
             "follow": self.follow,
+            "invite": f"{self.playing}/inviter",
+            "join": self.join,
         }
 
 
@@ -83,6 +86,11 @@ def evening(page: Page) -> Evening:
     follow = page.get_by_role("link", name=re.compile("suivre"))
     expect(follow).to_be_visible()
     follow_path = _path(follow.get_attribute("href") or "")
+    page.goto(f"{playing}/inviter")
+    page.get_by_role("button", name="Inviter à marquer").click()
+    join = page.get_by_role("link", name=re.compile("rejoindre"))
+    expect(join).to_be_visible()
+    join_path = _path(join.get_attribute("href") or "")
     page.goto(f"{playing}/assistant")
     for number, card in enumerate(ROWS, start=1):
         page.get_by_role("spinbutton", name=f"Rangée {number}", exact=True).fill(str(card))
@@ -91,4 +99,6 @@ def evening(page: Page) -> Evening:
         page.get_by_role("spinbutton", name=name, exact=True).fill(str(card))
     page.get_by_role("button", name="Placer les cartes").click()
     expect(page.get_by_role("button", name="Ramasser la rangée 1")).to_be_visible()
-    return Evening(playing=playing, fresh=fresh, finished=finished, follow=follow_path)
+    return Evening(
+        playing=playing, fresh=fresh, finished=finished, follow=follow_path, join=join_path
+    )

@@ -130,6 +130,7 @@ def live_version(public_id: str) -> ResponseReturnValue:
 
     def events() -> Iterator[str]:
         yield f"retry: 2000\nevent: version\ndata: {version}\n\n"
+        said = version
         with live.hub().watching(game_id, slot) as watch:
             while not watch.gone:
                 if watch.wait(heartbeat):
@@ -140,7 +141,9 @@ def live_version(public_id: str) -> ResponseReturnValue:
                     if now is None:  # deleted on another phone
                         yield "event: fin\ndata: supprimée\n\n"
                         return
-                    yield f"event: version\ndata: {now}\n\n"
+                    if now != said:  # a wake-up can be for nothing new (a first look, a reconnect)
+                        said = now
+                        yield f"event: version\ndata: {now}\n\n"
                 elif not watch.gone:
                     yield ": toujours là\n\n"
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from flask import Flask
-from sqlalchemy import event
+from sqlalchemy import event, exc
 from sqlalchemy.engine import Engine
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import Map
@@ -118,4 +119,32 @@ def _configure_engine(engine: Engine) -> None:
     @event.listens_for(engine, "begin")
     def on_begin(connection):  # type: ignore[no-untyped-def]
         mode = connection.get_execution_options().get("sqlite_begin", "DEFERRED")
-        connection.exec_driver_sql(f"BEGIN {mode}")
+        if mode == "IMMEDIATE":
+            _take_the_write_lock(connection)
+        else:
+            connection.exec_driver_sql(f"BEGIN {mode}")
+
+
+WRITE_LOCK_WAIT = 10.0  # seconds a write waits for the one write lock, as busy_timeout did
+
+
+def _take_the_write_lock(connection) -> None:  # type: ignore[no-untyped-def]
+    """BEGIN IMMEDIATE, waiting for another writer by sleeps that yield to the worker's other
+    requests. SQLite's own wait (busy_timeout) sleeps inside its C code: under gunicorn's gevent
+    workers that held the whole worker, every request of it, for 1 to 100 ms at each try, while a
+    writer of the other worker committed (docs/performance.md, « A busy café »)."""
+    connection.exec_driver_sql("PRAGMA busy_timeout=0")
+    try:
+        deadline = time.monotonic() + WRITE_LOCK_WAIT
+        pause = 0.0005
+        while True:
+            try:
+                connection.exec_driver_sql("BEGIN IMMEDIATE")
+                return
+            except exc.OperationalError as error:
+                if "locked" not in str(error) or time.monotonic() > deadline:
+                    raise
+            time.sleep(pause)  # gevent's sleep under its workers: the others go on meanwhile
+            pause = min(pause * 2, 0.01)
+    finally:
+        connection.exec_driver_sql("PRAGMA busy_timeout=10000")

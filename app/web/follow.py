@@ -22,7 +22,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    stream_with_context,
     url_for,
 )
 from flask.typing import ResponseReturnValue
@@ -34,6 +33,7 @@ from app.platform.devices import current_device_hash
 from app.platform.extensions import db, limiter
 from app.platform.languages import current_language
 from app.services import games, sharing
+from app.web import streams
 from app.web.errors import render_error
 from app.web.htmx import is_htmx, vary_on_htmx
 from app.web.shared_result import image_response, share_of
@@ -44,12 +44,6 @@ bp = Blueprint("follow", __name__)
 FOLLOW_LIMIT = "600 per minute"
 POLL_SECONDS = 2.0  # browsers without EventSource only
 HEARTBEAT_SECONDS = 20.0  # on average; well inside proxies' read timeouts (nginx.conf: 1 h)
-# Streams one process holds at most: a stream is a greenlet of a gevent worker (gunicorn.conf.py,
-# 2,000 connections a worker), a few kilobytes; the rest of the connections stay for the tables.
-MAX_STREAMS = 1000
-# Streams one client address holds at most in one process: half, so that one network (or one
-# script) cannot take every follower's place; a café's 30 tables of ten behind one address fit.
-STREAMS_PER_ADDRESS = 500
 # Its own generator: a stream's thread must not move the random module's shared state (tests
 # that replay their draws from it, as Hypothesis does, would see it move under them).
 _spread = random.Random()
@@ -158,22 +152,9 @@ def live_updates(token: str) -> ResponseReturnValue:
     if (followed := _followed()) is None:
         return _private(current_app.make_response(render_error(404, _stopped())))
     game_id, _version = followed
-    slot = live.hub().reserve(
-        game_id,
-        request.remote_addr or "",
-        most=current_app.config.get("FOLLOW_MAX_STREAMS", MAX_STREAMS),
-        per_address=current_app.config.get("FOLLOW_STREAMS_PER_ADDRESS", STREAMS_PER_ADDRESS),
-    )
-    if isinstance(slot, str):
-        # The page polls instead (static/follow.js): it stays up to date, a little later.
-        if slot == "server":
-            message = _("Trop de téléphones suivent déjà ce serveur.")
-        else:
-            message = _("Trop de téléphones de votre réseau suivent déjà ce serveur.")
-        response = current_app.make_response(render_error(503, message))
-        response.headers["Retry-After"] = "30"
-        return _private(response)
-    slot.watch_connection(request.environ.get("gunicorn.socket"))
+    slot = streams.take_slot(game_id)
+    if not isinstance(slot, live.Slot):  # the page polls instead (static/follow.js), a little later
+        return _private(slot)
     # The version the follower has: the page's own at first, the last event's after a reconnect.
     known = request.headers.get("Last-Event-ID") or request.args.get("depuis", "")
     heartbeat = current_app.config.get("FOLLOW_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS)
@@ -209,15 +190,7 @@ def live_updates(token: str) -> ResponseReturnValue:
                     # A comment line: finds connections closed by the phone, keeps proxies open.
                     yield ": toujours là\n\n"
 
-    response = current_app.response_class(
-        stream_with_context(events()),
-        mimetype="text/event-stream",
-        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-    )
-    # However the stream ends (the share stopped, a failed write, the phone gone before its first
-    # line), the server closes the response: the slot is free again.
-    response.call_on_close(slot.release)
-    return _private(response)
+    return _private(streams.event_stream(events(), slot))
 
 
 @bp.get("/suivre/<token>/resultat.png")

@@ -12,8 +12,6 @@ from flask import (
     flash,
     redirect,
     render_template,
-    request,
-    stream_with_context,
     url_for,
 )
 from flask.typing import ResponseReturnValue
@@ -25,7 +23,7 @@ from app.platform import live, rate_limits
 from app.platform.devices import claim_device, current_device_hash
 from app.platform.extensions import db, limiter
 from app.services import games, tables
-from app.web import follow
+from app.web import follow, streams
 from app.web.errors import render_error
 
 bp = Blueprint("table", __name__)
@@ -113,19 +111,10 @@ def live_version(public_id: str) -> ResponseReturnValue:
         game_id, version = tables.watched_version(public_id, current_device_hash())
     except games.GameNotFound:
         return render_error(404)
-    config = current_app.config
-    slot = live.hub().reserve(
-        game_id,
-        request.remote_addr or "",
-        most=config.get("FOLLOW_MAX_STREAMS", follow.MAX_STREAMS),
-        per_address=config.get("FOLLOW_STREAMS_PER_ADDRESS", follow.STREAMS_PER_ADDRESS),
-    )
-    if isinstance(slot, str):  # the page still works: the other phones' rounds show on a reload
-        response = current_app.make_response(render_error(503))
-        response.headers["Retry-After"] = "30"
-        return response
-    slot.watch_connection(request.environ.get("gunicorn.socket"))
-    heartbeat = config.get("FOLLOW_HEARTBEAT_SECONDS", follow.HEARTBEAT_SECONDS)
+    slot = streams.take_slot(game_id)
+    if not isinstance(slot, live.Slot):  # the page still works: the others' rounds show on a reload
+        return slot
+    heartbeat = current_app.config.get("FOLLOW_HEARTBEAT_SECONDS", follow.HEARTBEAT_SECONDS)
     db.session.close()  # end this read: the stream's own reads must see later commits
 
     def events() -> Iterator[str]:
@@ -147,13 +136,7 @@ def live_version(public_id: str) -> ResponseReturnValue:
                 elif not watch.gone:
                     yield ": toujours là\n\n"
 
-    response = current_app.response_class(
-        stream_with_context(events()),
-        mimetype="text/event-stream",
-        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-    )
-    response.call_on_close(slot.release)
-    return response
+    return streams.event_stream(events(), slot)
 
 
 def _private(response: Response) -> Response:

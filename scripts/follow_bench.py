@@ -158,8 +158,8 @@ async def stream_follower(port: int, number: int, game: Game, run: Run) -> None:
             if not line:
                 run.failed.append("stream: closed by the server")
                 break
-            if line.startswith(b"id: "):
-                run.arrived[(number, int(line[4:]))] = time.monotonic()
+            if line.startswith(b"id: "):  # « game.version » (app/web/follow.py)
+                run.arrived[(number, int(line[4:].rsplit(b".", 1)[-1]))] = time.monotonic()
         run.streams_open -= 1
     finally:
         writer.close()

@@ -167,8 +167,9 @@ def test_rounds_and_live_follow_go_through_nginx_to_either_server(hosted):
             r"data-follow-etag=\"W/&#34;v(\d+)-|data-follow-etag=\"W/&quot;v(\d+)-", page
         )
         assert version, page[:2000]
-        last = f"id: {version.group(1) or version.group(2)}\n".encode()
-        arrived = followers.read_until(lambda: all(last in s.data for s in streams), within=10)
+        # An event is named « game.version » (app/web/follow.py).
+        last = re.compile(rb"id: \d+\.%s\n" % (version.group(1) or version.group(2)).encode())
+        arrived = followers.read_until(lambda: all(last.search(s.data) for s in streams), within=10)
     finally:
         followers.close_all()
     assert answers == [200] * 4

@@ -3,6 +3,7 @@
 from collections.abc import Iterable
 from datetime import datetime
 
+import segno
 from babel.dates import format_skeleton, format_time, get_datetime_format
 from babel.lists import format_list
 from flask import Flask
@@ -70,6 +71,12 @@ def after_colon(message: str) -> str:
     return Markup(lowered) if isinstance(message, Markup) else lowered
 
 
+def qr_code(address: str) -> str:
+    """Return the QR code of an address as an SVG data URI (drawn by segno: no script, no image
+    request; the page's CSP allows data: images)."""
+    return str(segno.make(address, error="m").svg_data_uri(scale=6, border=2))
+
+
 def init_app(app: Flask) -> None:
     # The rule values pages state (2 to 10 players, 66, the ranges) come from the rules alone.
     app.jinja_env.globals["rules"] = rules
@@ -80,4 +87,5 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(total_of)
     app.add_template_filter(local_datetime)
     app.add_template_filter(after_colon)
+    app.add_template_filter(qr_code)
     app.add_template_filter(score_chart)

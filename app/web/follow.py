@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-import segno
 from flask import (
     Blueprint,
     Response,
@@ -99,8 +98,7 @@ def share_page(public_id: str) -> str:
     """Show the game's follow address, its QR code and the way to stop sharing, or to start."""
     token = sharing.follow_token(public_id, current_device_hash())
     address = url_for("follow.follow", token=token, _external=True) if token else None
-    qr = segno.make(address, error="m").svg_data_uri(scale=6, border=2) if address else None
-    return render_template("follow/share.html", public_id=public_id, address=address, qr=qr)
+    return render_template("follow/share.html", public_id=public_id, address=address)
 
 
 @bp.post("/parties/<public_id>/partage")

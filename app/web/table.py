@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import segno
 from flask import (
     Blueprint,
     current_app,
@@ -38,12 +37,10 @@ def invite_page(public_id: str) -> str:
     invited = tables.invitation(public_id, current_device_hash())
     token = invited.token
     address = url_for("table.join_page", token=token, _external=True) if token else None
-    qr = segno.make(address, error="m").svg_data_uri(scale=6, border=2) if address else None
     return render_template(
         "table/invite.html",
         public_id=public_id,
         address=address,
-        qr=qr,
         owner=invited.own_phone and invited.others > 0,
     )
 

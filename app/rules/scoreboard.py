@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from app.rules.games import EndRule
 from app.rules.messages import N_, Message
-from app.rules.scoring import EndRule, GameRules, Scoresheet
+from app.rules.scoring import GameRules, best_seats, ranks
 
 CLOSE_TO_LIMIT = 10  # heads: within this many of the limit, a player's row warns
 
@@ -44,11 +45,6 @@ class Standing:
         return N_("Marge avant la fin\u202f: %(spare)s", spare=self.spare)
 
 
-def ranks(totals_: Sequence[int]) -> list[int]:
-    """Return each seat's rank, lowest total first; tied totals share a rank (1, 1, 3)."""
-    return [1 + sum(other < total for other in totals_) for total in totals_]
-
-
 def _spare(game_rules: GameRules, total: int) -> int | None:
     if game_rules.end is EndRule.ROUNDS:
         return None
@@ -56,22 +52,28 @@ def _spare(game_rules: GameRules, total: int) -> int | None:
     return last_allowed - total
 
 
-def standings(sheet: Scoresheet) -> tuple[Standing, ...]:
-    """Return the scoreboard's lines, in seat order."""
-    played = bool(sheet.rounds)
-    ranked = ranks(sheet.totals)
-    limit = None if sheet.rules.end is EndRule.ROUNDS else sheet.rules.limit
+def standings(
+    players: Sequence[str],
+    last_round: Sequence[int] | None,
+    totals_: Sequence[int],
+    game_rules: GameRules,
+) -> tuple[Standing, ...]:
+    """Return the scoreboard's lines, in seat order (`last_round`: None before the first)."""
+    played = last_round is not None
+    ranked = ranks(totals_, game_rules.best)
+    leaders = best_seats(totals_, game_rules.best) if played else frozenset()
+    limit = None if game_rules.end is EndRule.ROUNDS else game_rules.limit
     return tuple(
         Standing(
             seat=seat,
             name=name,
-            total=sheet.totals[seat],
-            last=sheet.rounds[-1][seat] if played else None,
+            total=totals_[seat],
+            last=last_round[seat] if last_round is not None else None,
             rank=ranked[seat] if played else None,
-            leads=seat in sheet.leaders,
+            leads=seat in leaders,
             limit=limit,
-            spare=_spare(sheet.rules, sheet.totals[seat]),
-            reaching_ends=sheet.rules.end is EndRule.AT_OR_ABOVE,
+            spare=_spare(game_rules, totals_[seat]),
+            reaching_ends=game_rules.end is EndRule.AT_OR_ABOVE,
         )
-        for seat, name in enumerate(sheet.players)
+        for seat, name in enumerate(players)
     )

@@ -91,7 +91,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(game.bp)
     app.register_blueprint(history.bp)  # past games, statistics, export and import
-    app.register_blueprint(assistant.bp)  # the table assistant, counting heads, the rules
+    app.register_blueprint(assistant.bp)  # the round assistant, counting heads, the rules
     app.register_blueprint(installed_app.bp)  # the installed app: manifest and service worker
     app.register_blueprint(follow.bp)  # sharing a game, and following it from other phones
     app.register_blueprint(table.bp)  # several phones scoring one table

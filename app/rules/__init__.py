@@ -1,7 +1,7 @@
 """The rules of the round games the counter keeps: each game behind one interface (`games/`:
 « 6 qui prend ! » first), the cards and their heads, the players' names, scoring (the rules a
 table chose, totals, the end, leaders, winners: `scoring.py`, `sheet.py`), card placement for the
-table assistant, and the scoreboard's lines.
+round assistant, and the scoreboard's lines.
 
 Pure Python: no Flask, no database, no I/O, checked by mypy --strict. What the rules say to players
 is a Message (a French sentence with named blanks, translated by the web layer, which knows the
@@ -49,8 +49,8 @@ from app.rules.placement import (
     PlayedTurn,
     RowChoice,
     RowChosen,
+    RowsRound,
     SixthCard,
-    TableRound,
     TurnPlaced,
     place_turn,
 )
@@ -103,7 +103,7 @@ __all__ = [
     "Scoresheet",
     "SixthCard",
     "Standing",
-    "TableRound",
+    "RowsRound",
     "TurnPlaced",
     "cards_by_heads",
     "check_cards",

@@ -24,7 +24,7 @@ from app.platform.extensions import db
 from app.rules import N_
 from app.services.transfer import ImportedGame
 from app.services.unit_of_work import UnitOfWork
-from app.storage.models import Game, Player, Round, TablePhone, TableRoundState
+from app.storage.models import Game, Player, Round, RowsRoundState, TablePhone
 
 PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # the alphabet of secrets.token_urlsafe
 IN_PROGRESS_LOOKBACK = 20  # how many of the newest games the home page looks through
@@ -176,7 +176,7 @@ _SHOWN = (
 
 
 def read_game(
-    public_id: str, device_hash: str | None, *, with_table: bool = False
+    public_id: str, device_hash: str | None, *, with_rows: bool = False
 ) -> tuple[SavedGame, Row[Any] | None]:
     """Return the device's game as a page shows it, and the assistant's stored round if asked
     (its round_number, starts and turns; None when there is none); or raise GameNotFound.
@@ -187,10 +187,10 @@ def read_game(
     """
     device = _look_for(public_id, device_hash)
     query = select(*_SHOWN).outerjoin(Round, Round.game_id == Game.id)
-    if with_table:
+    if with_rows:
         query = query.add_columns(
-            TableRoundState.round_number, TableRoundState.starts, TableRoundState.turns
-        ).outerjoin(TableRoundState, TableRoundState.game_id == Game.id)
+            RowsRoundState.round_number, RowsRoundState.starts, RowsRoundState.turns
+        ).outerjoin(RowsRoundState, RowsRoundState.game_id == Game.id)
     query = query.where(Game.public_id == public_id, reachable_by(device))
     rows = db.session.execute(query.order_by(Round.number)).all()
     if not rows:
@@ -200,7 +200,7 @@ def read_game(
         select(Player.name).where(Player.game_id == first.id).order_by(Player.seat)
     ).all()
     rounds = [row.heads for row in rows if row.heads is not None]
-    table = first if with_table and first.starts is not None else None
+    table = first if with_rows and first.starts is not None else None
     return SavedGame.frozen(first, names, rounds, rows[-1].recorded_at), table
 
 

@@ -190,21 +190,21 @@ class RowView:
     heads: int
 
 
-def _rows_view(round_table: rules.TableRound | None) -> list[RowView]:
-    if round_table is None:
+def _rows_view(rows_round: rules.RowsRound | None) -> list[RowView]:
+    if rows_round is None:
         return []
     return [
         RowView(number, tuple((card, rules.heads(card)) for card in row), rules.row_heads(row))
-        for number, row in enumerate(round_table.rows, start=1)
+        for number, row in enumerate(rows_round.rows, start=1)
     ]
 
 
-def _story(round_table: rules.TableRound | None, names: Sequence[str]) -> list[str]:
+def _story(rows_round: rules.RowsRound | None, names: Sequence[str]) -> list[str]:
     """Say what the last placed turn did, card by card, from the lowest."""
-    if round_table is None or not round_table.placed or round_table.waiting:
+    if rows_round is None or not rows_round.placed or rows_round.waiting:
         return []
     lines = []
-    for placement in round_table.placed[-1].placements:
+    for placement in rows_round.placed[-1].placements:
         name, card, row = names[placement.seat], placement.card, placement.row + 1
         count = rules.row_heads(placement.taken)
         taken = ngettext(
@@ -249,10 +249,10 @@ def _page(
         assistant=current,
         game=current.game,
         sheet=current.game.scoresheet,
-        round_table=current.table,
+        rows_round=current.rows_round,
         row_labels=round_assistant.ROW_LABELS,
-        rows=_rows_view(current.table),
-        story=_story(current.table, current.game.scoresheet.players),
+        rows=_rows_view(current.rows_round),
+        story=_story(current.rows_round, current.game.scoresheet.players),
         story_turn=current.turn_count,
         typed=list(typed),
         refusal=shown(refusal),

@@ -46,10 +46,21 @@ class Standing:
 
 
 def _spare(game_rules: GameRules, total: int) -> int | None:
-    if game_rules.end is EndRule.ROUNDS:
-        return None
-    last_allowed = game_rules.limit if game_rules.end is EndRule.ABOVE else game_rules.limit - 1
-    return last_allowed - total
+    last_allowed = game_rules.last_allowed
+    return None if last_allowed is None else last_allowed - total
+
+
+def offline_rules(game_rules: GameRules, played: int) -> dict[str, object]:
+    """Return what static/tally.js needs to count rounds that wait for the network as the server
+    will: the page carries it as data, so no rule is written twice (the words come translated
+    with it; tests/e2e/test_tally.py plays the same rounds through both)."""
+    return {
+        "best": game_rules.best.value,
+        "lastAllowed": game_rules.last_allowed,
+        "roundCount": game_rules.round_count if game_rules.end is EndRule.ROUNDS else None,
+        "played": played,
+        "close": CLOSE_TO_LIMIT,
+    }
 
 
 def standings(

@@ -34,13 +34,17 @@ class GameRules:
             if not low <= self.limit <= high:
                 raise Refusal.of(N_("La limite va de %(low)s à %(high)s.", low=low, high=high))
 
+    @property
+    def last_allowed(self) -> int | None:
+        """Return the highest total that does not end the game (None: it lasts a number of
+        rounds): 66 above 66, 65 at « 66 ou plus »."""
+        if self.end is EndRule.ROUNDS:
+            return None
+        return self.limit if self.end is EndRule.ABOVE else self.limit - 1
+
     def has_crossed(self, total: int) -> bool:
         """Tell whether a total ends the game (never, when the game lasts a number of rounds)."""
-        if self.end is EndRule.ABOVE:
-            return total > self.limit
-        if self.end is EndRule.AT_OR_ABOVE:
-            return total >= self.limit
-        return False
+        return self.last_allowed is not None and total > self.last_allowed
 
     def is_over(self, totals: Sequence[int], rounds_played: int) -> bool:
         """Tell whether the game ends after a round that left these totals."""

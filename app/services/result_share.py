@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import quote
 
 from app import rules
-from app.services.games import SavedGame
+from app.services.saved_game import SavedGame
 
 BGSTATS_CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html"
 # The game as BoardGameGeek names it (bgg id 432): BG Stats matches it by that id.

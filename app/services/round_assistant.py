@@ -10,7 +10,7 @@ table typed and chose; app.rules replays it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,11 +18,9 @@ from sqlalchemy import Row, select
 
 from app import rules
 from app.platform.extensions import db
-from app.services.games import (
-    SavedGame,
-    load_game,  # a write's load, lock included
-    read_game,
-)
+from app.services.access import load_game  # a write's load, lock included
+from app.services.reads import read_game, rows_round_of
+from app.services.saved_game import SavedGame
 from app.services.unit_of_work import UnitOfWork
 from app.storage.models import Game, RowsRoundState
 
@@ -85,11 +83,7 @@ def _assistant(game: SavedGame, state: RowsRoundState | Row[Any] | None) -> Assi
     sheet = game.scoresheet
     if state is None:
         return Assistant(game, None)
-    rows_round = rules.RowsRound(
-        len(sheet.players),
-        tuple(state.starts),
-        tuple(rules.PlayedTurn(tuple(turn["cards"]), turn.get("row")) for turn in state.turns),
-    )
+    rows_round = rows_round_of(state, len(sheet.players))
     if state.round_number == sheet.next_round:
         return Assistant(game, rows_round)
     # That round was recorded (or cancelled) on the game page: this state is for another round.
@@ -240,42 +234,3 @@ def _saved(state: RowsRoundState, current: Assistant, rows_round: rules.RowsRoun
     state.turns = [{"cards": list(turn.cards), "row": turn.chosen_row} for turn in rows_round.turns]
     db.session.flush()
     return Assistant(current.game, rows_round)
-
-
-@dataclass(frozen=True)
-class RoundHelp:
-    """What the game page's round form gets from the assistant and the head counter."""
-
-    typed: list[str] | None = None
-    filled_by_assistant: bool = False
-    turns_in_progress: int = 0
-
-
-def game_to_score(
-    public_id: str, device_hash: str | None, carried: Mapping[int, int]
-) -> tuple[SavedGame, RoundHelp]:
-    """Return the device's game as its page shows it, and the heads its round form starts with:
-    the assistant's finished round, then those the address carries by seat (from « Compter les
-    têtes »; seats the game does not have are left out). Raise GameNotFound.
-
-    One read: the game, its rounds and the assistant's round in one statement, its players in
-    another (games.read_game).
-    """
-    game, stored = read_game(public_id, device_hash, with_rows=True)
-    sheet = game.scoresheet
-    if sheet.is_over:
-        return game, RoundHelp()
-    current = _assistant(game, stored)
-    typed: list[str] = [""] * len(sheet.players)
-    finished = current.rows_round is not None and current.rows_round.is_complete
-    if current.rows_round is not None and finished:
-        typed = [str(value) for value in current.rows_round.heads_taken]
-    for seat, heads in carried.items():
-        if seat < len(typed):
-            typed[seat] = str(heads)
-    help_ = RoundHelp(
-        typed if any(typed) else None,
-        finished,
-        current.turn_count if current.rows_round and not finished else 0,
-    )
-    return game, help_

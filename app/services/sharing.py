@@ -10,14 +10,14 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from app.platform.extensions import db
-from app.services import games
+from app.services import access, saved_game
 from app.services.unit_of_work import UnitOfWork
 from app.storage.models import Game, new_public_id
 
 
 def follow_token(public_id: str, device_hash: str | None) -> str | None:
     """Return the device's game's follow token while it is shared, else None (GameNotFound)."""
-    return games.load_game(public_id, device_hash).follow_token
+    return access.load_game(public_id, device_hash).follow_token
 
 
 def share_game(public_id: str, device_hash: str | None) -> str:
@@ -27,7 +27,7 @@ def share_game(public_id: str, device_hash: str | None) -> str:
     version does not change: the scores did not, and an edit form opened before stays valid.
     """
     with UnitOfWork():
-        game = games.load_game(public_id, device_hash, for_update=True)
+        game = access.load_game(public_id, device_hash, for_update=True)
         if game.follow_token is None:
             game.follow_token = new_public_id()
         return game.follow_token
@@ -36,27 +36,27 @@ def share_game(public_id: str, device_hash: str | None) -> str:
 def stop_sharing(public_id: str, device_hash: str | None) -> None:
     """Revoke the device's game's follow address: it answers 404 from now on."""
     with UnitOfWork() as work:
-        game = games.load_game(public_id, device_hash, for_update=True)
+        game = access.load_game(public_id, device_hash, for_update=True)
         work.announce(game)  # while it has its token: its followers see the share end
         game.follow_token = None
 
 
 def _valid(token: str) -> bool:
-    return games.PUBLIC_ID.fullmatch(token) is not None
+    return access.PUBLIC_ID.fullmatch(token) is not None
 
 
-def followed_game(token: str) -> games.SavedGame:
+def followed_game(token: str) -> saved_game.SavedGame:
     """Return the game shared under this token, or raise GameNotFound."""
     game = (
         db.session.scalars(
-            select(Game).where(Game.follow_token == token).options(*games.with_sheets())
+            select(Game).where(Game.follow_token == token).options(*access.with_sheets())
         ).one_or_none()
         if _valid(token)
         else None
     )
     if game is None:
-        raise games.GameNotFound(token)
-    return games.SavedGame.of(game)
+        raise saved_game.GameNotFound(token)
+    return saved_game.SavedGame.of(game)
 
 
 def followed_version(token: str) -> tuple[int, int]:
@@ -70,5 +70,5 @@ def followed_version(token: str) -> tuple[int, int]:
         else None
     )
     if found is None:
-        raise games.GameNotFound(token)
+        raise saved_game.GameNotFound(token)
     return found.id, found.version

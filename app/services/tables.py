@@ -4,7 +4,7 @@
 gives the table a scorer address: its own random token (128 bits), not the follow address.
 A phone that opens it and taps « Rejoindre la table » is seated: from then on it may see and
 score the table's games — that game and those that follow from it (rematches) — as the first
-phone does (games.reachable_by). Each phone keeps its own device token; nothing secret is in
+phone does (access.reachable_by). Each phone keeps its own device token; nothing secret is in
 the pages. « Arrêter l'invitation » forgets the token: the address answers 404, and the phones
 already seated stay.
 """
@@ -17,7 +17,7 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 
 from app.platform.extensions import db
-from app.services import games
+from app.services import access, saved_game
 from app.services.unit_of_work import UnitOfWork
 from app.storage.models import Game, SharedTable, TablePhone, new_public_id
 
@@ -33,7 +33,7 @@ class Invitation:
 
 
 def invitation(public_id: str, device_hash: str | None) -> Invitation:
-    game = games.load_game(public_id, device_hash)
+    game = access.load_game(public_id, device_hash)
     if game.table_id is None:
         return Invitation(None, game.device_hash == device_hash, 0)
     token = db.session.scalar(
@@ -51,7 +51,7 @@ def invite(public_id: str, device_hash: str | None) -> str:
     """Give the game's table a scorer address (seating the game's table first if it has none),
     or keep the one it has (a double tap keeps the address already scanned); return its token."""
     with UnitOfWork():
-        game = games.load_game(public_id, device_hash, for_update=True)
+        game = access.load_game(public_id, device_hash, for_update=True)
         if game.table_id is None:
             table = SharedTable()
             db.session.add(table)
@@ -69,7 +69,7 @@ def invite(public_id: str, device_hash: str | None) -> str:
 def stop_inviting(public_id: str, device_hash: str | None) -> None:
     """Forget the table's scorer address: it answers 404 from now on; seated phones stay."""
     with UnitOfWork():
-        game = games.load_game(public_id, device_hash, for_update=True)
+        game = access.load_game(public_id, device_hash, for_update=True)
         if game.table_id is not None:
             db.session.get_one(SharedTable, game.table_id).invite_token = None
 
@@ -78,9 +78,9 @@ def remove_invited_phones(public_id: str, device_hash: str | None) -> int:
     """Unseat every phone of the game's table but the game's own; return how many. Only the
     game's own phone may (another would otherwise lock the first out); others: GameNotFound."""
     with UnitOfWork():
-        game = games.load_game(public_id, device_hash, for_update=True)
+        game = access.load_game(public_id, device_hash, for_update=True)
         if game.device_hash != device_hash:
-            raise games.GameNotFound(public_id)
+            raise saved_game.GameNotFound(public_id)
         if game.table_id is None:
             return 0
         removed = db.session.scalars(
@@ -97,31 +97,31 @@ def _latest_game(table_id: int) -> Game | None:
         .where(Game.table_id == table_id)
         .order_by(Game.created_at.desc(), Game.id.desc())
         .limit(1)
-        .options(*games.with_sheets())
+        .options(*access.with_sheets())
     ).first()
 
 
 def _table_invited(token: str) -> int:
     table_id = (
         db.session.scalar(select(SharedTable.id).where(SharedTable.invite_token == token))
-        if games.PUBLIC_ID.fullmatch(token)
+        if access.PUBLIC_ID.fullmatch(token)
         else None
     )
     if table_id is None:
-        raise games.GameNotFound(token)
+        raise saved_game.GameNotFound(token)
     return table_id
 
 
-def invited_game(token: str) -> games.SavedGame:
+def invited_game(token: str) -> saved_game.SavedGame:
     """Return the latest game of the table invited under this token (what the scorer address
     shows before joining), or raise GameNotFound (unknown or stopped)."""
     latest = _latest_game(_table_invited(token))
     if latest is None:  # every game of the table was deleted
-        raise games.GameNotFound(token)
-    return games.SavedGame.of(latest)
+        raise saved_game.GameNotFound(token)
+    return saved_game.SavedGame.of(latest)
 
 
-def join(token: str, device_hash: str) -> games.SavedGame:
+def join(token: str, device_hash: str) -> saved_game.SavedGame:
     """Seat this phone at the invited table (once, however many taps) and return the table's
     latest game, to open; raise GameNotFound when the address is unknown or stopped."""
     try:
@@ -142,15 +142,15 @@ def join(token: str, device_hash: str) -> games.SavedGame:
 def watched_version(public_id: str, device_hash: str | None) -> tuple[int, int]:
     """Return (id, version) of a game this phone may score, for its live stream; or raise
     GameNotFound."""
-    if device_hash is None or not games.PUBLIC_ID.fullmatch(public_id):
-        raise games.GameNotFound(public_id)
+    if device_hash is None or not access.PUBLIC_ID.fullmatch(public_id):
+        raise saved_game.GameNotFound(public_id)
     found = db.session.execute(
         select(Game.id, Game.version).where(
-            Game.public_id == public_id, games.reachable_by(device_hash)
+            Game.public_id == public_id, access.reachable_by(device_hash)
         )
     ).one_or_none()
     if found is None:
-        raise games.GameNotFound(public_id)
+        raise saved_game.GameNotFound(public_id)
     return found.id, found.version
 
 

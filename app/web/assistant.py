@@ -22,7 +22,7 @@ from flask_babel import ngettext
 from app import rules
 from app.platform import rate_limits
 from app.platform.devices import current_device_hash
-from app.services import games, round_assistant
+from app.services import reads, round_assistant
 from app.web.forms import cards_typed, carried_heads, pile_typed, step_number, typed_fields
 from app.web.htmx import is_htmx, vary_on_htmx
 from app.web.refusals import said, shown
@@ -40,7 +40,7 @@ def game_rules() -> str:
 def count(public_id: str) -> ResponseReturnValue:
     """Count the heads of the cards typed, naming any number that is not a card of this game;
     the heads already typed in the round form come along and go back with the count."""
-    found = games.find_game(public_id, current_device_hash())
+    found = reads.find_game(public_id, current_device_hash())
     sheet = found.scoresheet
     kept = carried_heads(request.args, len(sheet.players))
     typed = request.args.get("cartes", "")[:1000]

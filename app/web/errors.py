@@ -11,7 +11,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from app.platform.languages import wait_in_words
-from app.services.games import GameNotFound
+from app.services.saved_game import GameNotFound
 from app.web.htmx import is_htmx
 
 

@@ -31,7 +31,7 @@ from app.platform import live, rate_limits
 from app.platform.devices import current_device_hash
 from app.platform.extensions import db, limiter
 from app.platform.languages import current_language
-from app.services import games, sharing
+from app.services import saved_game, sharing
 from app.web import streams
 from app.web.errors import render_error
 from app.web.htmx import is_htmx, vary_on_htmx
@@ -72,7 +72,7 @@ def _followed() -> tuple[int, int] | None:
     if "followed" not in g:
         try:
             g.followed = sharing.followed_version(_token())
-        except games.GameNotFound:
+        except saved_game.GameNotFound:
             g.followed = None
     return g.followed
 
@@ -125,7 +125,7 @@ def follow(token: str) -> ResponseReturnValue:
     """Show a shared game read-only; answer 304 when the follower already has this version."""
     try:
         if (followed := _followed()) is None:
-            raise games.GameNotFound(token)
+            raise saved_game.GameNotFound(token)
         game_id, version = followed
         if request.if_none_match.contains_weak(_etag(version)):
             response = current_app.response_class(status=304)
@@ -134,7 +134,7 @@ def follow(token: str) -> ResponseReturnValue:
             template = "follow/_follow.html" if is_htmx() else "follow/follow.html"
             response = current_app.make_response(_render_follow(template, token, found, game_id))
             version = found.version
-    except games.GameNotFound:
+    except saved_game.GameNotFound:
         response = current_app.make_response(render_error(404, _stopped()))
     else:
         response.set_etag(_etag(version), weak=True)
@@ -169,7 +169,7 @@ def live_updates(token: str) -> ResponseReturnValue:
                 if changed:
                     try:
                         shown_id, version, event = _event(token)
-                    except games.GameNotFound:
+                    except saved_game.GameNotFound:
                         yield "event: fin\ndata: arrêté\n\n"
                         return
                     finally:
@@ -197,7 +197,7 @@ def result_image(token: str) -> Response:
     """Draw the shared game's result as an image, for whoever follows it."""
     try:
         found = sharing.followed_game(token)
-    except games.GameNotFound:
+    except saved_game.GameNotFound:
         return _private(current_app.make_response(render_error(404, _stopped())))
     return _private(image_response(found))
 
@@ -228,7 +228,7 @@ def _stream_version(game_id: int, version: int) -> str:
     return f"{game_id}.{version}"
 
 
-def _render_follow(template: str, token: str, found: games.SavedGame, game_id: int) -> str:
+def _render_follow(template: str, token: str, found: saved_game.SavedGame, game_id: int) -> str:
     return render_template(
         template,
         part_etag=f'W/"{_etag(found.version, part=True)}"',

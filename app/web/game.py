@@ -26,7 +26,7 @@ from app import rules
 from app.platform import rate_limits
 from app.platform.devices import claim_device, current_device_hash
 from app.platform.extensions import db, limiter
-from app.services import games, round_assistant
+from app.services import games, reads, rounds, saved_game
 from app.web.forms import (
     CancelRoundForm,
     EditRoundForm,
@@ -63,7 +63,7 @@ def _add_converters(state: BlueprintSetupState) -> None:
 @bp.get("/")
 def home() -> str:
     """Show the way to a new game, the game in progress and past games."""
-    return render_template("game/home.html", game=games.game_in_progress(current_device_hash()))
+    return render_template("game/home.html", game=reads.game_in_progress(current_device_hash()))
 
 
 @bp.get("/parties/nouvelle")
@@ -126,7 +126,7 @@ def game(public_id: str) -> Response:
     """Show a game: scores, the round sheet, and the entry form or the result."""
     # The round form may come filled in: by a finished assistant round, or a count of a pile.
     carried = carried_heads(request.args, rules.MAX_PLAYERS)
-    found, helped = round_assistant.game_to_score(public_id, current_device_hash(), carried)
+    found, helped = reads.game_to_score(public_id, current_device_hash(), carried)
     # The first player's field is focused (or the result, once the game is over): the keyboard
     # and a screen reader start where the table is. Not for htmx: the live part fetched again
     # (another phone's round, static/app.js) must not move anyone's focus.
@@ -140,22 +140,22 @@ def add_round(public_id: str) -> ResponseReturnValue:
     """Record the round typed, or show it again with what is wrong; a repeat records nothing."""
     form = RoundForm(request.form)
     try:
-        found = games.record_round(
+        found = rounds.record_round(
             public_id, current_device_hash(), form.round_number(), form.heads_taken()
         )
     except rules.Refusal as unreadable:  # the form's own: text that is not a number
-        found = games.find_game(public_id, current_device_hash())
+        found = reads.find_game(public_id, current_device_hash())
         return _refused(found, unreadable, form.typed())
-    except games.StaleRound as stale:
+    except saved_game.StaleRound as stale:
         flash(said(stale.refusal), "info")
         return _answer_write(stale.game)
-    except games.Refused as refused:  # heads that cannot be, or rounds cancelled elsewhere
-        status = 409 if isinstance(refused, games.SheetChanged) else 422
+    except saved_game.Refused as refused:  # heads that cannot be, or rounds cancelled elsewhere
+        status = 409 if isinstance(refused, saved_game.SheetChanged) else 422
         return _refused(refused.game, refused.refusal, form.typed(), status=status)
     return _answer_write(found, announcement=_recorded(found))
 
 
-def _recorded(found: games.SavedGame) -> str | None:
+def _recorded(found: saved_game.SavedGame) -> str | None:
     """Say what a recorded round changed, for a screen reader after an htmx swap; the result
     says it itself when the round ended the game."""
     sheet = found.scoresheet
@@ -175,8 +175,8 @@ def cancel_round(public_id: str) -> ResponseReturnValue:
     """Remove the last round (named in the form, so a repeat never removes two)."""
     number = CancelRoundForm(request.form).round_number()
     try:
-        found = games.cancel_round(public_id, current_device_hash(), number)
-    except games.StaleRound as stale:
+        found = rounds.cancel_round(public_id, current_device_hash(), number)
+    except saved_game.StaleRound as stale:
         flash(said(stale.refusal), "info")
         return _answer_write(stale.game)
     flash(
@@ -192,8 +192,8 @@ def restore_round(public_id: str) -> ResponseReturnValue:
     """Put back the last cancelled round (named in the form, so a repeat puts back nothing)."""
     number = RestoreRoundForm(request.form).round_number()
     try:
-        found = games.restore_round(public_id, current_device_hash(), number)
-    except games.Refused as refused:  # a repeat, or the game ended since
+        found = rounds.restore_round(public_id, current_device_hash(), number)
+    except saved_game.Refused as refused:  # a repeat, or the game ended since
         flash(said(refused.refusal), "info")
         return _answer_write(refused.game)
     flash(_("Manche %(number)s rétablie.", number=number), "info")
@@ -203,7 +203,7 @@ def restore_round(public_id: str) -> ResponseReturnValue:
 @bp.get("/parties/<public_id>/supprimer")
 def delete_game_form(public_id: str) -> str:
     """Ask before deleting a game for good."""
-    found = games.find_game(public_id, current_device_hash())
+    found = reads.find_game(public_id, current_device_hash())
     return render_template("game/delete_game.html", game=found, sheet=found.scoresheet)
 
 
@@ -219,7 +219,7 @@ def delete_game(public_id: str) -> ResponseReturnValue:
 @bp.get("/parties/<public_id>/manches/<round:number>")
 def edit_round_form(public_id: str, number: int) -> ResponseReturnValue:
     """Show a recorded round in a form, to correct it."""
-    found = games.find_game(public_id, current_device_hash())
+    found = reads.find_game(public_id, current_device_hash())
     if not 1 <= number <= len(found.scoresheet.rounds):
         abort(404)
     typed = [str(value) for value in found.scoresheet.rounds[number - 1]]
@@ -232,21 +232,23 @@ def edit_round(public_id: str, number: int) -> ResponseReturnValue:
     """Save a corrected round, unless the game changed since the form was opened."""
     form = EditRoundForm(request.form)
     try:
-        games.edit_round(
+        rounds.edit_round(
             public_id, current_device_hash(), number, form.game_version(), form.heads_taken()
         )
     except rules.Refusal as unreadable:  # the form's own: text that is not a number
-        found = games.find_game(public_id, current_device_hash())
+        found = reads.find_game(public_id, current_device_hash())
         return _edit_form(found, number, form.typed(), unreadable, status=422)
-    except games.Refused as refused:  # changed since the form was opened, or heads that cannot be
-        status = 409 if isinstance(refused, games.GameChanged) else 422
+    except (
+        saved_game.Refused
+    ) as refused:  # changed since the form was opened, or heads that cannot be
+        status = 409 if isinstance(refused, saved_game.GameChanged) else 422
         return _edit_form(refused.game, number, form.typed(), refused.refusal, status=status)
     flash(_("Manche %(number)s modifiée.", number=number), "info")
     return redirect(url_for("counter.game", public_id=public_id), 303)
 
 
 def _edit_form(
-    found: games.SavedGame,
+    found: saved_game.SavedGame,
     number: int,
     typed: list[str],
     refusal: rules.Refusal | None = None,
@@ -267,7 +269,7 @@ def _edit_form(
 @bp.get("/parties/<public_id>/resultat.png")
 def result_image(public_id: str) -> Response:
     """Draw a finished game's result as an image, to send to a group chat."""
-    return image_response(games.find_game(public_id, current_device_hash()))
+    return image_response(reads.find_game(public_id, current_device_hash()))
 
 
 @bp.post("/parties/<public_id>/revanche")
@@ -286,7 +288,7 @@ def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
-def _game_page(found: games.SavedGame, **context: Any) -> str:
+def _game_page(found: saved_game.SavedGame, **context: Any) -> str:
     """Render a game: its live part for htmx, the whole page otherwise."""
     template = "game/_game_update.html" if is_htmx() else "game/game.html"
     image = url_for("counter.result_image", public_id=found.public_id)
@@ -294,7 +296,9 @@ def _game_page(found: games.SavedGame, **context: Any) -> str:
     return render_template(template, game=found, sheet=found.scoresheet, share=share, **context)
 
 
-def _answer_write(found: games.SavedGame, announcement: str | None = None) -> ResponseReturnValue:
+def _answer_write(
+    found: saved_game.SavedGame, announcement: str | None = None
+) -> ResponseReturnValue:
     """Answer a write that went through: the game's live part for htmx, else a redirect."""
     if not is_htmx():
         return redirect(url_for("counter.game", public_id=found.public_id), 303)
@@ -308,7 +312,7 @@ def _answer_write(found: games.SavedGame, announcement: str | None = None) -> Re
 
 
 def _refused(
-    found: games.SavedGame, refusal: rules.Refusal, typed: list[str], status: int = 422
+    found: saved_game.SavedGame, refusal: rules.Refusal, typed: list[str], status: int = 422
 ) -> tuple[str, int]:
     """Show a refused round again with what is wrong and every value typed."""
     return _game_page(found, typed=typed, refusal=shown(refusal)), status

@@ -21,7 +21,7 @@ from app.platform import rate_limits
 from app.platform.devices import claim_device, current_device_hash
 from app.platform.languages import translate
 from app.rules import N_
-from app.services import games, transfer
+from app.services import imports, reads, transfer
 from app.services.statistics import player_stats, sorted_stats
 from app.web.refusals import shown
 
@@ -32,14 +32,14 @@ bp = Blueprint("history", __name__)
 def history() -> str:
     """List this device's games, newest first, a page at a time."""
     page = min(max(request.args.get("page", default=1, type=int) or 1, 1), 100_000)
-    result = games.history(current_device_hash(), page, current_app.config["HISTORY_PAGE_SIZE"])
+    result = reads.history(current_device_hash(), page, current_app.config["HISTORY_PAGE_SIZE"])
     return render_template("history/history.html", history=result)
 
 
 @bp.get("/statistiques")
 def statistics() -> str:
     """Show per-player statistics over this device's finished games, sorted by a column."""
-    lines = player_stats(game.scoresheet for game in games.all_games(current_device_hash()))
+    lines = player_stats(game.scoresheet for game in reads.all_games(current_device_hash()))
     lines, key, order = sorted_stats(lines, request.args.get("tri", ""), request.args.get("ordre"))
     return render_template("history/statistics.html", lines=lines, sort=key, order=order)
 
@@ -47,7 +47,7 @@ def statistics() -> str:
 @bp.get("/parties/<public_id>/export.<any(csv, json):kind>")
 def export_game(public_id: str, kind: str) -> Response:
     """Download one game as CSV (a spreadsheet) or JSON (to import elsewhere)."""
-    found = games.find_game(public_id, current_device_hash())
+    found = reads.find_game(public_id, current_device_hash())
     stamp = found.created_at.strftime("%Y-%m-%d")
     if kind == "csv":
         spreadsheet = transfer.game_csv(found, translate)
@@ -58,7 +58,7 @@ def export_game(public_id: str, kind: str) -> Response:
 @bp.get("/historique/export.<any(csv, json):kind>")
 def export_all(kind: str) -> Response:
     """Download all of this device's games, e.g. to move them to a new phone."""
-    found = games.all_games(current_device_hash())
+    found = reads.all_games(current_device_hash())
     if kind == "csv":
         spreadsheet = transfer.games_csv(found, translate)
         return _download(spreadsheet, "text/csv", "6-qui-prend-parties.csv")
@@ -85,9 +85,9 @@ def import_games() -> ResponseReturnValue:
         imported = transfer.parse_export(data)
         rate_limits.count_imported_games(len(imported), claim_device(), rate_limits.address())
     except rules.Refusal as refusal:
-        page = games.history(current_device_hash(), 1, current_app.config["HISTORY_PAGE_SIZE"])
+        page = reads.history(current_device_hash(), 1, current_app.config["HISTORY_PAGE_SIZE"])
         return render_template("history/history.html", history=page, refusal=shown(refusal)), 422
-    added, known = games.import_games(claim_device(), imported)
+    added, known = imports.import_games(claim_device(), imported)
     said = [
         ngettext("%(num)d partie importée.", "%(num)d parties importées.", added)
         if added

@@ -14,8 +14,8 @@ from babel.lists import format_list
 from flask_babel import get_locale, gettext, ngettext
 
 from app import rules
-from app.services.games import SavedGame
 from app.services.result_share import Placing, placings
+from app.services.saved_game import SavedGame
 from app.web.filters import local_datetime
 
 

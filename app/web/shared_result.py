@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from flask import Response, abort, current_app, request
 from flask_babel import get_locale, get_timezone, gettext
 
-from app.services.games import SavedGame
 from app.services.result_share import bgstats_link, bgstats_play
+from app.services.saved_game import SavedGame
 from app.web import result_image
 from app.web.result_card import result_card, rule_in_force
 

@@ -21,7 +21,7 @@ from werkzeug.wrappers import Response
 from app.platform import live, rate_limits
 from app.platform.devices import claim_device, current_device_hash
 from app.platform.extensions import db, limiter
-from app.services import games, tables
+from app.services import saved_game, tables
 from app.web import follow, streams
 from app.web.errors import render_error
 
@@ -82,7 +82,7 @@ def join_page(token: str) -> ResponseReturnValue:
     try:
         game = tables.invited_game(token)
         page = render_template("table/join.html", token=token, game=game, sheet=game.scoresheet)
-    except games.GameNotFound:
+    except saved_game.GameNotFound:
         page = render_error(404, _stopped())
     return _private(current_app.make_response(page))
 
@@ -94,7 +94,7 @@ def join(token: str) -> ResponseReturnValue:
     """Seat this phone at the table and open its game."""
     try:
         game = tables.join(token, claim_device())
-    except games.GameNotFound:
+    except saved_game.GameNotFound:
         return _private(current_app.make_response(render_error(404, _stopped())))
     return _private(redirect(url_for("counter.game", public_id=game.public_id), 303))
 
@@ -106,7 +106,7 @@ def live_version(public_id: str) -> ResponseReturnValue:
     again (static/app.js) — only when nothing is typed in it, so no one's typing is lost."""
     try:
         game_id, version = tables.watched_version(public_id, current_device_hash())
-    except games.GameNotFound:
+    except saved_game.GameNotFound:
         return render_error(404)
     slot = streams.take_slot(game_id)
     if not isinstance(slot, live.Slot):  # the page still works: the others' rounds show on a reload

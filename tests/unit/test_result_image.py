@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from app.rules import GameRules, Scoresheet
-from app.services.games import SavedGame
+from app.services.saved_game import SavedGame
 from app.web.result_card import result_card
 from app.web.result_image import HEIGHT, WIDTH, layout, png
 

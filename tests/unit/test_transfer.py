@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from app import rules
 from app.rules import EndRule, GameRules, Message, Scoresheet
-from app.services.games import SavedGame
+from app.services.saved_game import SavedGame
 from app.services.transfer import (
     FORMAT,
     VERSION,

@@ -14,7 +14,7 @@ MIN_HEADS_FOR_ROUND = 1
 
 class SixNimmt(RoundGame):
     key = "6-qui-prend"
-    name = "6 qui prend !"
+    name = "6 qui prend\u202f!"
     min_players = 2
     max_players = 10
     best = Best.LOWEST
@@ -45,7 +45,7 @@ class SixNimmt(RoundGame):
                 )
             elif value > most_for_player:
                 player_errors[seat] = N_(
-                    "%(value)s, c’est trop — %(players)s joueurs : au plus %(most)s têtes pour "
+                    "%(value)s, c’est trop — %(players)s joueurs : au plus %(most)s têtes pour "
                     "un joueur en une manche.",
                     value=value,
                     players=n,
@@ -57,7 +57,7 @@ class SixNimmt(RoundGame):
         if total < MIN_HEADS_FOR_ROUND:
             raise Refusal.of(
                 N_(
-                    "Personne n’a pris de tête ? Impossible : à chaque manche, au moins un "
+                    "Personne n’a pris de tête ? Impossible : à chaque manche, au moins un "
                     "joueur ramasse des cartes."
                 )
             )
@@ -65,7 +65,7 @@ class SixNimmt(RoundGame):
             raise Refusal.of(
                 N_(
                     "Cette manche compte %(total)s têtes en tout, c’est trop — %(players)s "
-                    "joueurs : au plus %(most)s têtes en une manche, tous joueurs ensemble.",
+                    "joueurs : au plus %(most)s têtes en une manche, tous joueurs ensemble.",
                     total=total,
                     players=n,
                     most=most_for_round,

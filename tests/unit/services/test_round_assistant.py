@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from app.rules import GameRules
-from app.services import games
+from app.services import games, reads, rounds
 from app.services import round_assistant as table
-from app.services.games import GameNotFound
 from app.services.round_assistant import CardsRefused, StaleStep
+from app.services.saved_game import GameNotFound
 
 pytestmark = pytest.mark.storage  # what is stored, on SQLite and PostgreSQL
 
@@ -153,7 +153,7 @@ def test_the_pro_deck_refuses_cards_above_10n_plus_4():
 
 
 def test_a_finished_game_has_no_round_to_place(public_id):
-    games.record_round(public_id, DEVICE, 1, [70, 1, 1])
+    rounds.record_round(public_id, DEVICE, 1, [70, 1, 1])
 
     with pytest.raises(CardsRefused) as refused:
         table.lay_rows(public_id, DEVICE, 2, STARTS)
@@ -164,7 +164,7 @@ def test_a_finished_game_has_no_round_to_place(public_id):
 def test_a_round_recorded_by_hand_drops_the_assistants_round(laid):
     table.place_cards(laid, DEVICE, 1, [50, 75, 19])
 
-    games.record_round(laid, DEVICE, 1, [5, 6, 7])
+    rounds.record_round(laid, DEVICE, 1, [5, 6, 7])
 
     assert now(laid).dropped == 1
     assert now(laid).rows_round is None
@@ -172,7 +172,7 @@ def test_a_round_recorded_by_hand_drops_the_assistants_round(laid):
 
 
 def test_a_round_recorded_by_hand_before_any_turn_drops_the_rows_without_a_word(laid):
-    games.record_round(laid, DEVICE, 1, [5, 6, 7])
+    rounds.record_round(laid, DEVICE, 1, [5, 6, 7])
 
     assert now(laid).dropped is None  # nothing had been placed: nothing to say was left aside
     assert now(laid).rows_round is None
@@ -201,7 +201,7 @@ def test_a_finished_round_fills_the_game_pages_round_form(public_id):
             table.choose_row(public_id, DEVICE, turn, 1)
     finished = now(public_id).rows_round
 
-    _game, help_ = table.game_to_score(public_id, DEVICE, {})
+    _game, help_ = reads.game_to_score(public_id, DEVICE, {})
 
     assert finished.is_complete
     assert help_.filled_by_assistant
@@ -209,7 +209,7 @@ def test_a_finished_round_fills_the_game_pages_round_form(public_id):
 
 
 def test_heads_carried_by_the_address_fill_their_seat_only(public_id):
-    _game, help_ = table.game_to_score(public_id, DEVICE, {1: 7, 9: 3})
+    _game, help_ = reads.game_to_score(public_id, DEVICE, {1: 7, 9: 3})
 
     assert help_.typed == ["", "7", ""]
     assert not help_.filled_by_assistant
@@ -222,7 +222,7 @@ STEPS = {
     "choose": lambda public_id, device: table.choose_row(public_id, device, 1, 1),
     "take back": lambda public_id, device: table.take_back_turn(public_id, device, 1),
     "pick up": lambda public_id, device: table.clear_rows(public_id, device, 1),
-    "score": lambda public_id, device: table.game_to_score(public_id, device, {}),
+    "score": lambda public_id, device: reads.game_to_score(public_id, device, {}),
 }
 
 

@@ -119,7 +119,7 @@ class Scoresheet:
             if self.rules.is_over(running, played):
                 raise Refusal.of(
                     N_(
-                        "Avec ces scores, la partie se serait terminée après la manche "
+                        "Avec ces têtes, la partie se serait terminée après la manche "
                         "%(number)s : annulez d’abord les manches suivantes, ou corrigez "
                         "autrement.",
                         number=played,

@@ -26,7 +26,7 @@ from app.rules.cards import (
     max_heads_for_round,
     row_heads,
 )
-from app.rules.games import GAMES, Best, EndRule, RoundGame, RoundScores, game_of
+from app.rules.games import DEFAULT_GAME, GAMES, Best, EndRule, RoundGame, RoundScores, game_of
 from app.rules.games.six_nimmt import MIN_HEADS_FOR_ROUND
 from app.rules.messages import (
     N_,
@@ -38,6 +38,7 @@ from app.rules.messages import (
 from app.rules.names import (
     MAX_NAME_LENGTH,
     MAX_PLAYERS,
+    MAX_TITLE_LENGTH,
     MIN_PLAYERS,
     is_invisible,
     name_key,
@@ -71,6 +72,8 @@ from app.rules.sheet import Scoresheet
 
 __all__ = [
     "Best",
+    "DEFAULT_GAME",
+    "MAX_TITLE_LENGTH",
     "GAMES",
     "RoundGame",
     "RoundScores",

@@ -10,6 +10,7 @@ from app.rules.messages import N_, Message, Refusal
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 MAX_NAME_LENGTH = 30
+MAX_TITLE_LENGTH = 40  # a free game's name
 
 
 # Characters that show nothing by themselves: format characters (zero-width spaces and joiners,

@@ -37,6 +37,9 @@ def start_game(
                 return SavedGame.of(existing)
             game = Game(
                 device_hash=device_hash,
+                game=game_rules.game.key,
+                title=game_rules.title,
+                best=game_rules.chosen_best.value if game_rules.chosen_best else None,
                 end_rule=game_rules.end.value,
                 limit=game_rules.limit,
                 round_count=game_rules.round_count,

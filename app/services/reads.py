@@ -29,6 +29,9 @@ _SHOWN = (
     Game.public_id,
     Game.version,
     Game.created_at,
+    Game.game,
+    Game.title,
+    Game.best,
     Game.end_rule,
     Game.limit,
     Game.round_count,
@@ -37,6 +40,7 @@ _SHOWN = (
     Game.origin_id,
     Game.table_id,
     Round.heads,
+    Round.ended_by,
     Round.recorded_at,
 )
 
@@ -65,7 +69,9 @@ def read_game(
     names = db.session.scalars(
         select(Player.name).where(Player.game_id == first.id).order_by(Player.seat)
     ).all()
-    rounds = [row.heads for row in rows if row.heads is not None]
+    rounds = [
+        rules.RoundScores(tuple(row.heads), row.ended_by) for row in rows if row.heads is not None
+    ]
     table = first if with_rows and first.starts is not None else None
     return SavedGame.frozen(first, names, rounds, rows[-1].recorded_at), table
 

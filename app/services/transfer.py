@@ -227,7 +227,7 @@ def _parse_game(raw: Any) -> ImportedGame:
             raise rules.Refusal.of(
                 N_("manche %(number)s : %(why)s", number=number, why=why)
             ) from refusal
-        sheet = sheet.with_round(checked)
+        sheet = sheet.with_round(checked.scores, checked.ended_by)
     return ImportedGame(origin, created, sheet)
 
 

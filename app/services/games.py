@@ -29,7 +29,7 @@ def start_game(
 
     A creation_key already used by this device returns the game it created (a repeat).
     """
-    names = rules.seat_players(typed_names)
+    names = rules.seat_players(typed_names, game_rules.game.max_players)
     try:
         with UnitOfWork():
             existing = _created_with(device_hash, creation_key) if creation_key else None

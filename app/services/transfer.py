@@ -201,7 +201,7 @@ def _parse_game(raw: Any) -> ImportedGame:
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise rules.Refusal.of(N_("liste de joueurs invalide"))
     try:
-        players = rules.seat_players(names)
+        players = rules.seat_players(names, game_rules.game.max_players)
     except rules.Refusal as refusal:
         why = _reasons(refusal)
         raise rules.Refusal.of(N_("joueurs invalides : %(why)s", why=why)) from refusal

@@ -141,7 +141,11 @@ def add_round(public_id: str) -> ResponseReturnValue:
     form = RoundForm(request.form)
     try:
         found = rounds.record_round(
-            public_id, current_device_hash(), form.round_number(), form.heads_taken()
+            public_id,
+            current_device_hash(),
+            form.round_number(),
+            form.heads_taken(),
+            form.round_ender(),
         )
     except rules.Refusal as unreadable:  # the form's own: text that is not a number
         found = reads.find_game(public_id, current_device_hash())
@@ -233,7 +237,12 @@ def edit_round(public_id: str, number: int) -> ResponseReturnValue:
     form = EditRoundForm(request.form)
     try:
         rounds.edit_round(
-            public_id, current_device_hash(), number, form.game_version(), form.heads_taken()
+            public_id,
+            current_device_hash(),
+            number,
+            form.game_version(),
+            form.heads_taken(),
+            form.round_ender(),
         )
     except rules.Refusal as unreadable:  # the form's own: text that is not a number
         found = reads.find_game(public_id, current_device_hash())

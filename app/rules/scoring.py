@@ -88,11 +88,6 @@ class GameRules:
         """Return which total wins: the game's, or what the table chose for a free game."""
         return self.game.best or self.chosen_best or Best.LOWEST
 
-    @property
-    def game_name(self) -> str:
-        """Return the game's name: its own, or the one the table typed for a free game."""
-        return self.title or self.game.name
-
 
 def check_round(heads_taken: Sequence[int], players: Sequence[str], pro: bool = False) -> list[int]:
     """Return the scores of a round of 6 qui prend, in seat order, or raise Refusal saying what

@@ -94,7 +94,7 @@ def test_a_free_game_takes_negative_scores_and_the_highest_can_win():
     )
     sheet = rules.Scoresheet(TRIO, (), game_rules).with_round((-20, 50, 10))
     assert sheet.is_over and sheet.winners == {1}
-    assert game_rules.game_name == "Tarot"
+    assert game_rules.title == "Tarot"
 
 
 def test_a_free_game_ends_after_its_rounds_with_ties_sharing_the_win():

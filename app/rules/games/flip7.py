@@ -44,7 +44,10 @@ def _unreachable_note() -> Message:
 
 class Flip7(RoundGame):
     key = "flip-7"
-    name = "Flip 7"
+    name = N_("Flip 7")
+    summary = N_(
+        "De 2 à 10 joueurs\u202f; le plus grand total gagne\u202f; fin dès qu’un total atteint 200."
+    )
     min_players = 2
     max_players = 10
     best = Best.HIGHEST

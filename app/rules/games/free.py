@@ -14,7 +14,10 @@ SCORE_RANGE = (-99_999, 99_999)
 
 class FreeGame(RoundGame):
     key = "libre"
-    name = "Partie libre"
+    name = N_("Partie libre")
+    summary = N_(
+        "Tout jeu en manches\u202f: son nom, qui gagne, la fin\u202f; tout score est accepté."
+    )
     min_players = 2
     max_players = 10
     best = None  # the table chooses

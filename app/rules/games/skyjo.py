@@ -16,7 +16,10 @@ LIMIT = 100
 
 class Skyjo(RoundGame):
     key = "skyjo"
-    name = "Skyjo"
+    name = N_("Skyjo")
+    summary = N_(
+        "De 2 à 8 joueurs\u202f; le plus petit total gagne\u202f; fin dès qu’un total atteint 100."
+    )
     min_players = 2
     max_players = 8
     best = Best.LOWEST

@@ -55,6 +55,7 @@ from app.rules.placement import (
     TurnPlaced,
     place_turn,
 )
+from app.rules.result import Placing, Result, placings, result_of, rule_in_force, rule_sentence
 from app.rules.scoreboard import (
     CLOSE_TO_LIMIT,
     Standing,
@@ -71,6 +72,12 @@ from app.rules.scoring import (
 from app.rules.sheet import Scoresheet
 
 __all__ = [
+    "Placing",
+    "Result",
+    "placings",
+    "result_of",
+    "rule_in_force",
+    "rule_sentence",
     "Best",
     "DEFAULT_GAME",
     "MAX_TITLE_LENGTH",

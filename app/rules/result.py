@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.rules.games import EndRule
+from app.rules.cards import HAND_SIZE, ROWS
+from app.rules.games import Best, EndRule
 from app.rules.messages import N_, Message, Names, Np_
 from app.rules.scoring import GameRules, ranks
 from app.rules.sheet import Scoresheet
@@ -131,3 +132,51 @@ def rule_in_force(game_rules: GameRules) -> Message:
     if game_rules.pro:
         return N_("%(rule)s · variante pro", rule=rule)
     return rule
+
+
+def rule_sentence(game_rules: GameRules) -> Message:
+    """Say the rule in force in a sentence, for the game page: the end, and who wins."""
+    highest = game_rules.best is Best.HIGHEST
+    if game_rules.end is EndRule.ROUNDS:
+        if highest:
+            return Np_(
+                "La partie dure %(num)d manche\u202f; le plus grand total gagne.",
+                "La partie dure %(num)d manches\u202f; le plus grand total gagne.",
+                game_rules.round_count or 0,
+            )
+        return Np_(
+            "La partie dure %(num)d manche\u202f; le plus petit total gagne.",
+            "La partie dure %(num)d manches\u202f; le plus petit total gagne.",
+            game_rules.round_count or 0,
+        )
+    if game_rules.game.counts_heads:
+        if game_rules.end is EndRule.AT_OR_ABOVE:
+            sentence = N_(
+                "La partie s’arrête dès qu’un total atteint %(limit)s têtes\u202f; le plus petit "
+                "total gagne.",
+                limit=game_rules.limit,
+            )
+        else:
+            sentence = N_(
+                "La partie s’arrête quand un total dépasse %(limit)s têtes\u202f; le plus petit "
+                "total gagne.",
+                limit=game_rules.limit,
+            )
+        if game_rules.pro:
+            pro = N_(
+                "Variante pro\u202f: cartes 1 à %(hand)s × joueurs + %(rows)s.",
+                hand=HAND_SIZE,
+                rows=ROWS,
+            )
+            return Message("%(sentence)s %(pro)s", {"sentence": sentence, "pro": pro})
+        return sentence
+    if highest:
+        return N_(
+            "La partie s’arrête dès qu’un total atteint %(limit)s\u202f; le plus grand total "
+            "gagne.",
+            limit=game_rules.limit,
+        )
+    return N_(
+        "La partie s’arrête dès qu’un total atteint %(limit)s\u202f; le plus petit total gagne.",
+        limit=game_rules.limit,
+    )

@@ -321,7 +321,7 @@ def test_saving_an_edit_changes_the_round_and_the_totals(client):
     "heads, wrong, says",
     [
         ([98, 1, 1], ["Alice"], "au plus 97"),  # the rules', through the service
-        (["abc", "-1", 1], ["Alice", "Bob"], "nombre entier"),  # the form's own reading
+        (["abc", "1,5", 1], ["Alice", "Bob"], "nombre entier"),  # the form’s own reading
         ([50, 40, 8], [], "98 têtes en tout"),  # the whole round's, in the alert only
     ],
     ids=["over the player bound", "not numbers", "over the round bound"],

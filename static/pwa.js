@@ -7,7 +7,7 @@
 "use strict";
 
 (() => {
-  // The texts are French here. app/assets.py writes one copy of this file per language, each
+  // The texts are French here. app/platform/static_files.py writes one copy of this file per language, each
   // `_("…")` translated from the catalogs: no catalog travels to the phone.
   const _ = (text) => text;
   const QUEUE = "sqp-en-attente"; // rounds waiting for the network, all games, oldest first

@@ -6,7 +6,7 @@
 "use strict";
 
 (() => {
-  // The texts are French here; app/assets.py writes a copy per language, as for pwa.js.
+  // The texts are French here; app/platform/static_files.py writes a copy per language, as for pwa.js.
   const _ = (text) => text;
   const isPlural = (n) => n > 1;
   const ngettext = (one, other, n) => (isPlural(n) ? other : one);

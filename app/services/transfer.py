@@ -29,7 +29,7 @@ MAX_ERRORS_SHOWN = 20
 
 
 class ExportedGame(Protocol):
-    """What an export reads of a stored game (app.services.games.SavedGame is one)."""
+    """What an export reads of a stored game (app.services.saved_game.SavedGame is one)."""
 
     @property
     def public_id(self) -> str: ...

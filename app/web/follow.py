@@ -2,7 +2,7 @@
 
 The follow page is live through Server-Sent Events (static/follow.js opens an EventSource on
 /suivre/<token>/direct): each change of the game is pushed within milliseconds of its commit, by
-app/live.py, to followers on any worker or replica. A browser without EventSource polls the page
+app/platform/live.py, to followers on any worker or replica. A browser without EventSource polls the page
 instead (If-None-Match → 304 from one indexed read). The figures that chose held streams over
 polling are in docs/performance.md (« Following »).
 """

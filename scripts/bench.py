@@ -554,7 +554,7 @@ def report_server(figures: dict[str, Load], slices: int) -> list[str]:
         "round": ("a round played (htmx submission, answered with the game's part)", CONNECTIONS),
     }
     return [
-        f"**The server** (for scale, no target): wrk on keep-alive connections, median of {slices} "
+        f"**The server** (a target for the game page against the hello, below; the rest for scale): wrk on keep-alive connections, median of {slices} "
         f"slice(s) of {SECONDS} s; server CPU per request: the user + system time of gunicorn's "
         f"master and workers (/proc/<pid>/stat) over the requests answered.",
         "",

@@ -14,6 +14,9 @@ const KEPT = /^\/(parties\/(?!nouvelle$)[^/]+)?$/;
 {# static/app.1a2b3c4d5e6f.css -> static/app.css: an old page's files, in their current version. #}
 const plain = (path) => path.replace(/\.[0-9a-f]{12}(\.[^./]+)$/, "$1");
 const current = new Map(PRECACHE.map((url) => [plain(url), url]));
+{# The page links the stylesheet only when told that this cache holds it (else it writes it in:
+   app/platform/static_files.py); a cookie would outlive an evicted cache. #}
+const STYLESHEET = current.get("/static/app.css");
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(STATIC).then((cache) => cache.addAll(PRECACHE)).then(() => self.skipWaiting()));
@@ -47,7 +50,7 @@ async function staticFile(request, path) {
 {# Network first, so that a page is never stale when the server answers; its copy otherwise. #}
 async function keptPage(request) {
   const cache = await caches.open(PAGES);
-  const network = fetch(request).then(async (response) => {
+  const network = fetch(await saysStylesheet(request)).then(async (response) => {
     if (response.ok) await keepCopy(cache, request, response.clone());
     else if (response.status === 404) await cache.delete(request, { ignoreVary: true }); {# a deleted game #}
     return response;
@@ -60,6 +63,13 @@ async function keptPage(request) {
   } catch (error) {
     return (await offlineCopy(cache, request)) || Response.error();
   }
+}
+
+async function saysStylesheet(request) {
+  if (!STYLESHEET || !(await (await caches.open(STATIC)).match(STYLESHEET))) return request;
+  const headers = new Headers(request.headers);
+  headers.set("X-Feuille-De-Style", STYLESHEET);
+  return new Request(request, { headers });
 }
 
 async function keepCopy(cache, request, response) {

@@ -37,6 +37,9 @@ def test_a_game_page_already_opened_reloads_offline_with_its_last_scores(
     game = start(page)
     game.play_round(NAMES, [4, 9], 1)
     game = controlled_by_the_service_worker(page)
+    # The worker said it holds the stylesheet: the page links it instead of carrying it.
+    expect(page.locator("head style")).to_have_count(0)
+    expect(page.locator("link[rel=stylesheet]")).to_have_count(1)
 
     context.set_offline(True)
     page.reload()

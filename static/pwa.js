@@ -173,6 +173,9 @@
     resume();
   });
   addEventListener("offline", () => say(""));
+  // Back or Forward to a page the browser kept whole: the sheet as it now stands (the server
+  // asks for no such copy of a game, but a browser may keep one all the same).
+  addEventListener("pageshow", (event) => event.persisted && game && navigator.onLine && withWaiting((module) => module.resume(true)));
   document.addEventListener("visibilitychange", () => document.visibilityState === "visible" && resume());
 
   const worker = "serviceWorker" in navigator && window.isSecureContext;

@@ -14,6 +14,7 @@ from flask import (
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from flask.blueprints import BlueprintSetupState
@@ -121,17 +122,32 @@ def _new_game_form(
     return page, status
 
 
+CARRIED = "carried_heads"  # the session's: heads brought to a game's round form, shown once
+
+
 @bp.get("/parties/<public_id>")
-def game(public_id: str) -> Response:
+def game(public_id: str) -> ResponseReturnValue:
     """Show a game: scores, the round sheet, and the entry form or the result."""
-    # The round form may come filled in: by a finished assistant round, or a count of a pile.
-    carried = carried_heads(request.args, rules.MAX_PLAYERS)
+    # The round form may come filled in: by a finished assistant round, or a count of a pile
+    # (`heads-2=5` in the address). Those are kept aside for one drawing and the address loses
+    # them: a reload, Back or Forward would type them into the next round again.
+    if not is_htmx() and any(key.startswith("heads-") for key in request.args):
+        carried = carried_heads(request.args, rules.MAX_PLAYERS)
+        session[CARRIED] = [public_id, {str(seat): heads for seat, heads in carried.items()}]
+        return redirect(url_for("counter.game", public_id=public_id), 303)
+    kept_for, heads = session.pop(CARRIED, None) or (None, {})
+    carried = {int(seat): value for seat, value in heads.items()} if kept_for == public_id else {}
     found, helped = round_assistant.game_to_score(public_id, current_device_hash(), carried)
     # The first player's field is focused (or the result, once the game is over): the keyboard
     # and a screen reader start where the table is. Not for htmx: the live part fetched again
     # (another phone's round, static/app.js) must not move anyone's focus.
     page = _game_page(found, round_help=helped, typed=helped.typed, focus_entry=not is_htmx())
-    return vary_on_htmx(current_app.make_response(page))
+    response = vary_on_htmx(current_app.make_response(page))
+    # Back, Forward or a reload always show the sheet as it stands: a browser shows a copy it
+    # kept (its cache, even « no-cache », or the page kept whole) on those unless told not to
+    # keep one. The service worker keeps its own offline copy all the same.
+    response.headers["Cache-Control"] = "no-store, private"
+    return response
 
 
 @bp.post("/parties/<public_id>/manches")

@@ -20,6 +20,7 @@ from flask import (
 from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
+from sqlalchemy import exc as sa_exc
 from werkzeug.datastructures import MultiDict
 from werkzeug.routing import BaseConverter
 
@@ -28,6 +29,7 @@ from app.platform import rate_limits
 from app.platform.devices import claim_device, current_device_hash
 from app.platform.extensions import db, limiter
 from app.services import games, round_assistant
+from app.services.unit_of_work import check_database
 from app.web.forms import (
     CancelRoundForm,
     EditRoundForm,
@@ -36,6 +38,7 @@ from app.web.forms import (
     RoundForm,
     carried_heads,
 )
+from app.web.errors import RETRY_AFTER
 from app.web.htmx import is_htmx, vary_on_htmx
 from app.web.refusals import said, shown
 from app.web.shared_result import image_response, share_of
@@ -296,9 +299,14 @@ def rematch(public_id: str) -> ResponseReturnValue:
 
 @bp.get("/healthz")
 @limiter.exempt
-def healthz() -> dict[str, str]:
-    """Answer 200 when the database answers."""
-    db.session.execute(db.text("SELECT 1"))
+def healthz() -> ResponseReturnValue:
+    """Answer 200 when the database can be read and written, 503 otherwise."""
+    try:
+        check_database(write=request.method != "HEAD")
+    except sa_exc.SQLAlchemyError as error:
+        db.session.rollback()
+        current_app.logger.warning("Health check failed: %s", error)
+        return {"status": "unavailable"}, 503, {"Retry-After": str(RETRY_AFTER)}
     return {"status": "ok"}
 
 

@@ -235,9 +235,11 @@
     fields[0]?.select();
   }
 
-  function later() {
+  // Sooner or later, but not before the server said it could take it (Retry-After, in seconds).
+  function later(response) {
     clearTimeout(retryTimer);
-    retry = Math.min(retry * 2 || 2000, 60000);
+    const asked = 1000 * (+response?.headers.get("Retry-After") || 0);
+    retry = Math.max(Math.min(retry * 2 || 2000, 60000), Math.min(asked, 300000));
     retryTimer = setTimeout(flush, retry);
   }
 
@@ -264,7 +266,7 @@
       if (item.page === page && item.round && open && +item.number > +open) return;
       sqp.show();
       const response = await post(item);
-      if (!response || [429, 502, 503, 504].includes(response.status)) return later();
+      if (!response || [429, 502, 503, 504].includes(response.status)) return later(response);
       write(read().filter((old) => !same(old, item)));
       if (item.page !== page) continue;
       sent += 1;

@@ -131,6 +131,23 @@ def test_a_round_sent_offline_is_shown_counted_and_sent_once_when_the_network_is
     expect_recorded(game, {"Alice": 8, "Bruno": 3, "Chloé": 2}, rounds=2)
 
 
+def test_a_round_the_server_cannot_write_waits_as_offline_and_goes_once_it_can(phone):
+    """Issue 30: a database that fails answers 503 (tests/integration/test_never_twice.py);
+    the round typed then stays on the phone, counted, and goes once the server takes it."""
+    context, page = phone
+    game = start(page)
+    unavailable = re.compile(r"/manches$")
+    page.route(unavailable, lambda route: route.fulfill(status=503, headers={"Retry-After": "1"}))
+
+    game.enter_round(NAMES, [5, 2, 0])
+
+    expect(sheet_cells(game, 1, waiting=True)).to_have_text(["5", "2", "0"])
+    game.expect_totals({"Alice": 5, "Bruno": 2, "Chloé": 0})
+    page.unroute(unavailable)
+    expect(recorded_line(game, 1)).to_be_visible()  # sent again by itself
+    expect_recorded(game, {"Alice": 5, "Bruno": 2, "Chloé": 0}, rounds=1)
+
+
 def test_one_line_says_the_state_and_no_stale_notice_stays(phone):
     """The report of issue 22: « Manche 2 annulée ; « Rétablir… » » stayed over a new round 2
     waiting, and « Hors ligne » and « Pas de réseau » stacked up."""

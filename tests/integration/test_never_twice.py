@@ -83,6 +83,7 @@ def writes_refused(app):
         cursor = dbapi_connection.cursor()
         cursor.execute(switch)
         cursor.close()
+        dbapi_connection.commit()  # PostgreSQL: for the transactions that follow
 
     engine.dispose()
     event.listen(engine, "checkout", read_only)

@@ -164,13 +164,15 @@ def add_round(public_id: str) -> ResponseReturnValue:
         )
     except rules.Refusal as unreadable:  # the form's own: text that is not a number
         found = games.find_game(public_id, current_device_hash())
-        return _refused(found, unreadable, form.typed())
+        return _refused(found, unreadable, form.typed(), form.round_number())
     except games.StaleRound as stale:
         flash(said(stale.refusal), "info")
         return _answer_write(stale.game)
     except games.Refused as refused:  # heads that cannot be, or rounds cancelled elsewhere
         status = 409 if isinstance(refused, games.SheetChanged) else 422
-        return _refused(refused.game, refused.refusal, form.typed(), status=status)
+        return _refused(
+            refused.game, refused.refusal, form.typed(), form.round_number(), status=status
+        )
     return _answer_write(found, announcement=_recorded(found))
 
 
@@ -332,7 +334,13 @@ def _answer_write(found: games.SavedGame, announcement: str | None = None) -> Re
 
 
 def _refused(
-    found: games.SavedGame, refusal: rules.Refusal, typed: list[str], status: int = 422
+    found: games.SavedGame,
+    refusal: rules.Refusal,
+    typed: list[str],
+    sent: int | None,
+    status: int = 422,
 ) -> tuple[str, int]:
-    """Show a refused round again with what is wrong and every value typed."""
-    return _game_page(found, typed=typed, refusal=shown(refusal)), status
+    """Show a refused round again with what is wrong and every value typed; the refusal names
+    the round as it was sent (the form may now be for another: recorded elsewhere meanwhile)."""
+    page = _game_page(found, typed=typed, refusal=shown(refusal), refused_number=sent)
+    return page, status

@@ -35,7 +35,9 @@ def test_the_same_round_with_other_heads_says_which_was_recorded_and_keeps_the_v
 
     page = parse(response.data)
     assert response.status_code == 409
-    assert "La manche 1 a été enregistrée sur un autre" in page.find(role="alert").text
+    alert = page.find(role="alert").text
+    assert "La manche 1 n’a pas été enregistrée" in alert  # as sent, not the form's next one
+    assert "La manche 1 a été enregistrée sur un autre" in alert
     assert field_labelled(page, "Alice").get("value") == "9"  # for round 2, to check
     assert hidden_value(page.find(id="round-form"), "number") == "2"
     assert round_lines(page) == [[5, 7]]

@@ -116,6 +116,10 @@ def test_a_round_sent_offline_is_shown_counted_and_sent_once_when_the_network_is
     expect(waiting_line(game, 2)).to_be_visible()
     expect(sheet_cells(game, 2, waiting=True)).to_have_text(["5", "2", "0"])
     game.expect_totals({"Alice": 8, "Bruno": 3, "Chloé": 2})
+    mark = game.scoreboard.get_by_role("cell", name="8", exact=True).evaluate(
+        "cell => getComputedStyle(cell, '::after').maskImage"
+    )
+    assert mark.startswith('url("data:image/svg+xml'), mark  # not an emoji, blank without its font
     expect(game.last_round_of("Alice")).to_have_text("+5")
     game.expect_leaders(["Chloé"], ["Alice", "Bruno"])
     expect(game.gauge_of("Alice")).to_have_attribute("value", "8")

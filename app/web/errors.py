@@ -42,7 +42,7 @@ def _messages() -> dict[int, tuple[str, str]]:
         503: (
             _("Enregistrement impossible pour l’instant"),
             _(
-                "Le serveur ne peut pas écrire dans sa base de données en ce moment : rien n’a "
+                "Le serveur ne peut pas écrire dans sa base de données en ce moment : rien n’a "
                 "été enregistré. Réessayez dans un instant."
             ),
         ),

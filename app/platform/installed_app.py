@@ -80,5 +80,7 @@ def service_worker() -> Response:
     # A new static file, a new worker, or a new list of files: a new version, so new caches.
     version = hashlib.sha256(" ".join(precache).encode()).hexdigest()[:12]
     offline = url_for("pwa.offline_page")
-    body = render_template("installed_app/sw.js", version=version, precache=precache, offline=offline)
+    body = render_template(
+        "installed_app/sw.js", version=version, precache=precache, offline=offline
+    )
     return _revalidated(body, "text/javascript")

@@ -11,6 +11,10 @@ from flask_wtf.csrf import CSRFError
 from sqlalchemy import exc
 from werkzeug.exceptions import HTTPException
 
+from app.platform.languages import wait_in_words
+from app.services.games import GameNotFound
+from app.web.htmx import is_htmx
+
 RETRY_AFTER = 5  # seconds before a phone sends again what a failing database refused
 
 
@@ -19,10 +23,6 @@ def database_unavailable(error: Exception) -> bool:
     that is no database), not a mistake of the request or of the code (a constraint, bad SQL)."""
     failing = (exc.OperationalError, exc.InterfaceError, exc.InternalError, exc.TimeoutError)
     return isinstance(error, failing) or type(error) is exc.DatabaseError
-
-from app.platform.languages import wait_in_words
-from app.services.games import GameNotFound
-from app.web.htmx import is_htmx
 
 
 def _messages() -> dict[int, tuple[str, str]]:

@@ -30,6 +30,7 @@ from app.platform.devices import claim_device, current_device_hash
 from app.platform.extensions import db, limiter
 from app.services import games, round_assistant
 from app.services.unit_of_work import check_database
+from app.web.errors import RETRY_AFTER
 from app.web.forms import (
     CancelRoundForm,
     EditRoundForm,
@@ -38,7 +39,6 @@ from app.web.forms import (
     RoundForm,
     carried_heads,
 )
-from app.web.errors import RETRY_AFTER
 from app.web.htmx import is_htmx, vary_on_htmx
 from app.web.refusals import said, shown
 from app.web.shared_result import image_response, share_of

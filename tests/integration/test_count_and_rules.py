@@ -78,8 +78,12 @@ def test_heads_typed_before_counting_come_back_with_the_count(client, public_id)
     assert kept["heads-0"] == "4" and kept["heads-2"] == "7"  # through another count too
     assert "heads-1" not in kept and "heads-9" not in kept
 
-    counted = parse(client.get(link(page, "Reporter 10 pour Bruno").get("href"), follow_redirects=True).data)
-    back = parse(client.get(link(page, "Retour à la partie").get("href"), follow_redirects=True).data)
+    counted = parse(
+        client.get(link(page, "Reporter 10 pour Bruno").get("href"), follow_redirects=True).data
+    )
+    back = parse(
+        client.get(link(page, "Retour à la partie").get("href"), follow_redirects=True).data
+    )
 
     assert [field_labelled(counted, name).get("value") for name in NAMES] == ["4", "10", "7"]
     assert [field_labelled(back, name).get("value") for name in NAMES] == ["4", "", "7"]

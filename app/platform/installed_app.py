@@ -59,6 +59,12 @@ def manifest() -> Response:
     return _revalidated(json.dumps(body, ensure_ascii=False), "application/manifest+json")
 
 
+@bp.get("/hors-ligne")
+def offline_page() -> str:
+    """Say that a page cannot show without network, and list the games that can (the worker's)."""
+    return render_template("installed_app/offline.html")
+
+
 @bp.get("/sw.js")
 def service_worker() -> Response:
     """Serve the service worker of this version, with the static files it keeps."""
@@ -73,5 +79,8 @@ def service_worker() -> Response:
     )
     # A new static file, a new worker, or a new list of files: a new version, so new caches.
     version = hashlib.sha256(" ".join(precache).encode()).hexdigest()[:12]
-    body = render_template("installed_app/sw.js", version=version, precache=precache)
+    offline = url_for("pwa.offline_page")
+    body = render_template(
+        "installed_app/sw.js", version=version, precache=precache, offline=offline
+    )
     return _revalidated(body, "text/javascript")

@@ -15,8 +15,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from babel import Locale, UnknownLocaleError
-from flask import Blueprint, Flask, Response, redirect, request
-from flask_babel import Babel, format_timedelta, get_locale, gettext, ngettext
+from babel.support import NullTranslations
+from flask import Blueprint, Flask, Response, g, redirect, request
+from flask_babel import Babel, format_timedelta, get_locale, get_translations
 
 from app.rules import Message
 
@@ -56,6 +57,26 @@ def current_language() -> str:
     """Return the code of the language this request is answered in (`fr`, `en` or `de`)."""
     locale = get_locale()
     return locale.language if locale else DEFAULT_LANGUAGE
+
+
+def catalog() -> NullTranslations:
+    """Return the request's catalog, looked up once: Flask-Babel's own look-up (its context,
+    domain, locale and cache key) took about as long as the rest of a text's rendering, and a
+    10-player game page has about 90 texts."""
+    found = g.get("catalog")
+    if found is None:
+        found = g.catalog = get_translations()
+    return found
+
+
+def gettext(text: str, **values: Any) -> str:
+    translated = catalog().ugettext(text)
+    return translated % values if values else translated
+
+
+def ngettext(singular: str, plural: str, num: int, **values: Any) -> str:
+    values.setdefault("num", num)
+    return catalog().ungettext(singular, plural, num) % values
 
 
 def translate(message: object) -> Any:
@@ -128,6 +149,12 @@ def init_app(app: Flask) -> None:
         locale_selector=select_locale,
         default_locale=DEFAULT_LANGUAGE,
         default_timezone=app.config["TIME_ZONE"],
+    )
+    # Instead of Flask-Babel's (same texts, same newstyle formatting by Jinja): see `catalog`.
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        lambda text: catalog().ugettext(text),
+        lambda singular, plural, n: catalog().ungettext(singular, plural, n),
+        newstyle=True,
     )
     app.register_blueprint(bp)
     app.after_request(say_language)

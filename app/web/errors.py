@@ -8,11 +8,21 @@ from flask.globals import request_ctx
 from flask_babel import gettext as _
 from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
+from sqlalchemy import exc
 from werkzeug.exceptions import HTTPException
 
 from app.platform.languages import wait_in_words
 from app.services.saved_game import GameNotFound
 from app.web.htmx import is_htmx
+
+RETRY_AFTER = 5  # seconds before a phone sends again what a failing database refused
+
+
+def database_unavailable(error: Exception) -> bool:
+    """Whether an error is the database failing (stopped, unreachable, full, read-only, a file
+    that is no database), not a mistake of the request or of the code (a constraint, bad SQL)."""
+    failing = (exc.OperationalError, exc.InterfaceError, exc.InternalError, exc.TimeoutError)
+    return isinstance(error, failing) or type(error) is exc.DatabaseError
 
 
 def _messages() -> dict[int, tuple[str, str]]:
@@ -28,6 +38,13 @@ def _messages() -> dict[int, tuple[str, str]]:
         429: (
             _("Doucement !"),
             _("Trop de demandes en peu de temps : patientez un instant puis réessayez."),
+        ),
+        503: (
+            _("Enregistrement impossible pour l’instant"),
+            _(
+                "Le serveur ne peut pas écrire dans sa base de données en ce moment : rien n’a "
+                "été enregistré. Réessayez dans un instant."
+            ),
         ),
         500: (
             _("Oups, une erreur"),
@@ -112,8 +129,18 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def unexpected_error(error: Exception):
-        app.logger.exception("Unexpected error", exc_info=error)
         from app.platform.extensions import db
 
-        db.session.rollback()
+        try:
+            db.session.rollback()
+        except exc.SQLAlchemyError:
+            pass  # a connection that is gone has nothing to roll back
+        if database_unavailable(error):
+            # Nothing was written, and it may go through in a moment: a 503 the phone treats as
+            # no network (static/pwa.js keeps the round waiting and sends it again).
+            app.logger.warning("Database unavailable: %s", error)
+            response = app.make_response(render_error(503))
+            response.headers["Retry-After"] = str(RETRY_AFTER)
+            return response
+        app.logger.exception("Unexpected error", exc_info=error)
         return render_error(500)

@@ -1,8 +1,9 @@
 """Sharing a game and following it: the share page of the scoring phone, the read-only follow page.
 
 The follow page is live through Server-Sent Events (static/follow.js opens an EventSource on
-/suivre/<token>/direct): each change of the game is pushed within milliseconds of its commit, by
-app/platform/live.py, to followers on any worker or replica. A browser without EventSource polls the page
+/suivre/<token>/direct): each change of the game is pushed within milliseconds of its commit,
+by app/platform/live.py, to followers on any worker or replica. A browser without EventSource
+polls the page
 instead (If-None-Match → 304 from one indexed read). The figures that chose held streams over
 polling are in docs/performance.md (« Following »).
 """

@@ -14,11 +14,13 @@ from flask import (
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
+from sqlalchemy import exc as sa_exc
 from werkzeug.datastructures import MultiDict
 from werkzeug.routing import BaseConverter
 
@@ -27,6 +29,8 @@ from app.platform import rate_limits
 from app.platform.devices import claim_device, current_device_hash
 from app.platform.extensions import db, limiter
 from app.services import games, reads, rounds, saved_game
+from app.services.unit_of_work import check_database
+from app.web.errors import RETRY_AFTER
 from app.web.forms import (
     CancelRoundForm,
     EditRoundForm,
@@ -121,17 +125,32 @@ def _new_game_form(
     return page, status
 
 
+CARRIED = "carried_heads"  # the session's: heads brought to a game's round form, shown once
+
+
 @bp.get("/parties/<public_id>")
-def game(public_id: str) -> Response:
+def game(public_id: str) -> ResponseReturnValue:
     """Show a game: scores, the round sheet, and the entry form or the result."""
-    # The round form may come filled in: by a finished assistant round, or a count of a pile.
-    carried = carried_heads(request.args, rules.MAX_PLAYERS)
+    # The round form may come filled in: by a finished assistant round, or a count of a pile
+    # (`heads-2=5` in the address). Those are kept aside for one drawing and the address loses
+    # them: a reload, Back or Forward would type them into the next round again.
+    if not is_htmx() and any(key.startswith("heads-") for key in request.args):
+        carried = carried_heads(request.args, rules.MAX_PLAYERS)
+        session[CARRIED] = [public_id, {str(seat): heads for seat, heads in carried.items()}]
+        return redirect(url_for("counter.game", public_id=public_id), 303)
+    kept_for, heads = session.pop(CARRIED, None) or (None, {})
+    carried = {int(seat): value for seat, value in heads.items()} if kept_for == public_id else {}
     found, helped = reads.game_to_score(public_id, current_device_hash(), carried)
     # The first player's field is focused (or the result, once the game is over): the keyboard
     # and a screen reader start where the table is. Not for htmx: the live part fetched again
     # (another phone's round, static/app.js) must not move anyone's focus.
     page = _game_page(found, round_help=helped, typed=helped.typed, focus_entry=not is_htmx())
-    return vary_on_htmx(current_app.make_response(page))
+    response = vary_on_htmx(current_app.make_response(page))
+    # Back, Forward or a reload always show the sheet as it stands: a browser shows a copy it
+    # kept (its cache, even « no-cache », or the page kept whole) on those unless told not to
+    # keep one. The service worker keeps its own offline copy all the same.
+    response.headers["Cache-Control"] = "no-store, private"
+    return response
 
 
 @bp.post("/parties/<public_id>/manches")
@@ -145,13 +164,15 @@ def add_round(public_id: str) -> ResponseReturnValue:
         )
     except rules.Refusal as unreadable:  # the form's own: text that is not a number
         found = reads.find_game(public_id, current_device_hash())
-        return _refused(found, unreadable, form.typed())
+        return _refused(found, unreadable, form.typed(), form.round_number())
     except saved_game.StaleRound as stale:
         flash(said(stale.refusal), "info")
         return _answer_write(stale.game)
     except saved_game.Refused as refused:  # heads that cannot be, or rounds cancelled elsewhere
         status = 409 if isinstance(refused, saved_game.SheetChanged) else 422
-        return _refused(refused.game, refused.refusal, form.typed(), status=status)
+        return _refused(
+            refused.game, refused.refusal, form.typed(), form.round_number(), status=status
+        )
     return _answer_write(found, announcement=_recorded(found))
 
 
@@ -282,9 +303,14 @@ def rematch(public_id: str) -> ResponseReturnValue:
 
 @bp.get("/healthz")
 @limiter.exempt
-def healthz() -> dict[str, str]:
-    """Answer 200 when the database answers."""
-    db.session.execute(db.text("SELECT 1"))
+def healthz() -> ResponseReturnValue:
+    """Answer 200 when the database can be read and written, 503 otherwise."""
+    try:
+        check_database(write=request.method != "HEAD")
+    except sa_exc.SQLAlchemyError as error:
+        db.session.rollback()
+        current_app.logger.warning("Health check failed: %s", error)
+        return {"status": "unavailable"}, 503, {"Retry-After": str(RETRY_AFTER)}
     return {"status": "ok"}
 
 
@@ -312,7 +338,13 @@ def _answer_write(
 
 
 def _refused(
-    found: saved_game.SavedGame, refusal: rules.Refusal, typed: list[str], status: int = 422
+    found: saved_game.SavedGame,
+    refusal: rules.Refusal,
+    typed: list[str],
+    sent: int | None,
+    status: int = 422,
 ) -> tuple[str, int]:
-    """Show a refused round again with what is wrong and every value typed."""
-    return _game_page(found, typed=typed, refusal=shown(refusal)), status
+    """Show a refused round again with what is wrong and every value typed; the refusal names
+    the round as it was sent (the form may now be for another: recorded elsewhere meanwhile)."""
+    page = _game_page(found, typed=typed, refusal=shown(refusal), refused_number=sent)
+    return page, status

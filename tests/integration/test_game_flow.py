@@ -1,5 +1,7 @@
 """A whole game over HTTP: home, game page, rounds, the end above 66, cancel, rematch, history."""
 
+from pathlib import Path
+
 import pytest
 
 from .actions import (
@@ -58,6 +60,15 @@ def test_healthz_answers_ok(client):
 
     assert response.status_code == 200
     assert response.get_json()["status"] == "ok"
+
+
+def test_healthz_fails_on_a_database_file_that_is_no_longer_one(client, database_url):
+    """Issue 30: SELECT 1 reads no file, and a corrupted one answered 200."""
+    Path(database_url.removeprefix("sqlite:///")).write_bytes(b"\0garbage" * 4096)
+
+    response = client.get("/healthz")
+
+    assert response.status_code == 503 and response.headers["Retry-After"]
 
 
 # --- The game page -------------------------------------------------------------------------------

@@ -73,8 +73,10 @@ def remove_invited_phones(public_id: str) -> ResponseReturnValue:
     count = tables.remove_invited_phones(public_id, current_device_hash())
     flash(
         ngettext(
-            "%(num)d téléphone invité retiré : il ne voit plus les parties de la table.",
-            "%(num)d téléphones invités retirés : ils ne voient plus les parties de la table.",
+            "%(num)d téléphone invité retiré : il ne peut plus ouvrir les parties de la table, "
+            "et l’adresse pour marquer a changé.",
+            "%(num)d téléphones invités retirés : ils ne peuvent plus ouvrir les parties de la "
+            "table, et l’adresse pour marquer a changé.",
             count,
         ),
         "info",

@@ -1,13 +1,14 @@
 """Live follow pages: tell every follower's stream, in every process, that its game changed.
 
-A write that changes a shared game (a round recorded, cancelled, restored or corrected, a share
-stopped, a game deleted, a phone gone from its table) announces it to its unit of work (app.services.unit_of_work), which sends
-`NOTIFY partie, '<game id>'` in the write's own transaction on PostgreSQL, so the notice leaves
-only if the write commits, and reaches every worker of every replica listening on
-the same database. Each process keeps one listening connection (a thread: a greenlet under
-gunicorn's gevent workers, where psycopg waits cooperatively) and wakes only the streams that
-follow that game. SQLite has no NOTIFY: there the same thread reads the versions of
-the games being followed a few times a second (one query, whatever the number of followers),
+A write that changes a game (a round recorded, cancelled, restored or corrected, a share stopped,
+a game deleted, a phone gone from its table) announces it to its unit of work
+(app.services.unit_of_work), which sends `NOTIFY partie, '<game id>'` in the write's own
+transaction on PostgreSQL, so the notice leaves only if the write commits, and reaches every
+worker of every replica listening on the same database. Each process keeps one listening
+connection (a thread: a greenlet under gunicorn's gevent workers, where psycopg waits
+cooperatively) and wakes only the streams that follow that game. SQLite has no NOTIFY: there the
+same thread reads the versions (and the count of the table's phones) of the games being followed
+a few times a second (one query, whatever the number of followers),
 which is enough for one machine.
 """
 

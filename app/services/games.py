@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, cast
 
@@ -42,6 +42,7 @@ class SavedGame:
     origin_id: str | None = None  # its id on the phone it was imported from (exports keep it)
     played_until: datetime | None = None  # when its last round was recorded (UTC), if dated
     at_table: bool = False  # scored by several phones (app/services/tables.py): live for each
+    owner: str = field(default="", repr=False)  # the device hash of the phone that started it
 
     @classmethod
     def of(cls, game: Game) -> SavedGame:
@@ -79,11 +80,17 @@ class SavedGame:
             game.origin_id,
             played_until,
             game.table_id is not None,
+            game.device_hash,
         )
 
 
 class GameNotFound(Exception):
     """No such game for this device (another device's games do not exist for it)."""
+
+
+class OwnPhoneOnly(Exception):
+    """What only the phone that started the game may do (delete it, stop its sharing or its
+    invitation, unseat the others), asked by a phone that joined its table."""
 
 
 class Refused(Exception):
@@ -152,6 +159,15 @@ def load_game(public_id: str, device_hash: str | None, *, for_update: bool = Fal
     return game
 
 
+def load_own_game(public_id: str, device_hash: str | None) -> Game:
+    """Return the device's own game locked for a write (load_game), or raise OwnPhoneOnly when
+    this phone only joined its table (GameNotFound when it cannot see it at all)."""
+    game = load_game(public_id, device_hash, for_update=True)
+    if game.device_hash != device_hash:
+        raise OwnPhoneOnly(public_id)
+    return game
+
+
 def find_game(public_id: str, device_hash: str | None) -> SavedGame:
     """Return the device's game, or raise GameNotFound."""
     return read_game(public_id, device_hash)[0]
@@ -170,6 +186,7 @@ _SHOWN = (
     Game.cancelled_rounds,
     Game.origin_id,
     Game.table_id,
+    Game.device_hash,
     Round.heads,
     Round.recorded_at,
 )
@@ -381,9 +398,9 @@ def restore_round(public_id: str, device_hash: str | None, number: int | None) -
 
 def delete_game(public_id: str, device_hash: str | None) -> None:
     """Delete the device's game with its players and rounds, or raise GameNotFound (a repeat
-    finds nothing: the game is gone)."""
+    finds nothing: the game is gone); OwnPhoneOnly for a phone that joined its table."""
     with UnitOfWork() as work:
-        game = load_game(public_id, device_hash, for_update=True)
+        game = load_own_game(public_id, device_hash)
         work.announce(game)  # its followers see the share end
         db.session.delete(game)
 

@@ -36,6 +36,7 @@ _SHOWN = (
     Game.cancelled_rounds,
     Game.origin_id,
     Game.table_id,
+    Game.device_hash,
     Round.heads,
     Round.recorded_at,
 )

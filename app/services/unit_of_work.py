@@ -39,11 +39,9 @@ class UnitOfWork:
         return self
 
     def announce(self, game: Game) -> None:
-        """Tell the game's followers, and the other phones of its table, that it changed, once
-        (and only if) this write commits. Only a shared game or a table's has anyone watching;
-        others cost nothing."""
-        if game.follow_token is not None or game.table_id is not None:
-            self._announced.add(game.id)
+        """Tell the game's followers, the other phones of its table and this phone's other tabs
+        that it changed, once (and only if) this write commits."""
+        self._announced.add(game.id)
 
     def __exit__(
         self,

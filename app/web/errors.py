@@ -12,7 +12,7 @@ from sqlalchemy import exc
 from werkzeug.exceptions import HTTPException
 
 from app.platform.languages import wait_in_words
-from app.services.saved_game import GameNotFound
+from app.services.saved_game import GameNotFound, OwnPhoneOnly
 from app.web.htmx import is_htmx
 
 RETRY_AFTER = 5  # seconds before a phone sends again what a failing database refused
@@ -32,6 +32,13 @@ def _messages() -> dict[int, tuple[str, str]]:
         404: (
             _("Page introuvable"),
             _("Cette page n’existe pas, ou cette partie appartient à un autre appareil."),
+        ),
+        403: (
+            _("Action réservée"),
+            _(
+                "Seul le téléphone qui a commencé la partie peut la supprimer, arrêter son "
+                "partage ou son invitation, et retirer les téléphones invités. Rien n’a changé."
+            ),
         ),
         405: (_("Action impossible"), _("Cette adresse ne s’utilise pas ainsi.")),
         413: (_("Envoi trop gros"), _("Ce qui a été envoyé dépasse la taille permise.")),
@@ -120,6 +127,10 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(GameNotFound)
     def game_not_found(_error: GameNotFound):
         return render_error(404)
+
+    @app.errorhandler(OwnPhoneOnly)
+    def own_phone_only(_error: OwnPhoneOnly):
+        return render_error(403)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):

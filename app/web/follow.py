@@ -97,9 +97,11 @@ _guesses = limiter.shared_limit(
 @bp.get("/parties/<public_id>/partage")
 def share_page(public_id: str) -> str:
     """Show the game's follow address, its QR code and the way to stop sharing, or to start."""
-    token = sharing.follow_token(public_id, current_device_hash())
+    token, own_phone = sharing.follow_token(public_id, current_device_hash())
     address = url_for("follow.follow", token=token, _external=True) if token else None
-    return render_template("follow/share.html", public_id=public_id, address=address)
+    return render_template(
+        "follow/share.html", public_id=public_id, address=address, own_phone=own_phone
+    )
 
 
 @bp.post("/parties/<public_id>/partage")

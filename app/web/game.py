@@ -225,6 +225,8 @@ def restore_round(public_id: str) -> ResponseReturnValue:
 def delete_game_form(public_id: str) -> str:
     """Ask before deleting a game for good."""
     found = reads.find_game(public_id, current_device_hash())
+    if found.owner != current_device_hash():  # a phone of its table: « Quitter la table »
+        raise saved_game.OwnPhoneOnly(public_id)
     return render_template("game/delete_game.html", game=found, sheet=found.scoresheet)
 
 

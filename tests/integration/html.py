@@ -216,8 +216,10 @@ def hidden_value(form: Element, name: str) -> str | None:
 
 
 def status_text(page: Element) -> str:
-    """Return the text of every role="status" region, joined."""
-    return " ".join(element.text for element in page.find_all(role="status"))
+    """Return the text of every role="status" region shown (not `hidden`), joined."""
+    return " ".join(
+        element.text for element in page.find_all(role="status") if "hidden" not in element.attrs
+    )
 
 
 def has_word(text: str, number: int) -> bool:

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from .actions import HTMX, dump, game_page, game_url, play_round, play_rounds, start_game
-from .html import parse, round_lines, scoreboard
+from .html import parse, round_lines, scoreboard, status_text
 
 NAMES = {
     "script": "<script>alert(1)</script>",
@@ -161,7 +161,7 @@ def test_names_with_markup_are_shown_as_text_everywhere(client, name):
 
     play_round(client, public_id, 2, [70, 4])
     finished = client.get(game_url(public_id))
-    assert name in parse(finished.data).find(role="status").text
+    assert name in status_text(parse(finished.data))
     assert_shown_as_text(finished, name)
     assert_shown_as_text(client.get("/historique"), name)
 

@@ -39,6 +39,12 @@ class Config:
     # Games an import may add per hour (a file holds at most transfer.MAX_GAMES): a whole history.
     RATELIMIT_IMPORTED_GAMES = "5000 per hour"
     RATELIMIT_IMPORTED_GAMES_PER_ADDRESS = "10000 per hour"
+    # Addresses of games and shares that lead nowhere, per client address, on every route: a
+    # stopped share's phones ask once or twice each; more is guessing (an address has 128 bits).
+    RATELIMIT_GUESSES = "60 per minute; 600 per day"
+    # Result images drawn (not served ready) per address: a café's tables finish a few games a
+    # minute; each drawing costs ~40 ms of CPU.
+    RATELIMIT_DRAWINGS_PER_ADDRESS = "30 per minute; 300 per hour"
     HISTORY_PAGE_SIZE = 20
     TIME_ZONE = "Europe/Paris"  # dates in the history are shown in this zone
     PROXY_FIX = False

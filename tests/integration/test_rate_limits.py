@@ -4,14 +4,17 @@ import io
 import json
 import re
 import secrets
+import sqlite3
 
 import pytest
 
 from app import create_app
 from app.platform.extensions import limiter
+from app.web import result_image
 
-from .actions import dump, game_url, new_device, play_round, start_game
+from .actions import dump, game_url, new_device, play_round, play_rounds, start_game
 from .html import parse
+from .test_follow import share
 
 NAMES = {"players-0": "Alice", "players-1": "Bob"}
 
@@ -27,6 +30,8 @@ def app_settings(tmp_path):
         "RATELIMIT_WRITES_PER_ADDRESS": "12 per minute",
         "RATELIMIT_IMPORTED_GAMES": "5 per hour",
         "RATELIMIT_IMPORTED_GAMES_PER_ADDRESS": "8 per hour",
+        "RATELIMIT_GUESSES": "5 per minute",
+        "RATELIMIT_DRAWINGS_PER_ADDRESS": "2 per minute",
     }
 
 
@@ -220,6 +225,58 @@ def test_a_device_signed_before_a_key_change_keeps_its_own_allowance(app, app_se
     table.set_cookie(app.config["DEVICE_COOKIE_NAME"], token)
 
     assert table.post("/parties", data=NAMES).status_code == 303
+
+
+# --- Guesses and drawings -------------------------------------------------------------------------
+
+
+def counters(app) -> list[str]:
+    storage = sqlite3.connect(app.config["RATELIMIT_STORAGE_URI"].removeprefix("sqlite:///"))
+    try:
+        return [key for (key,) in storage.execute("SELECT key FROM counter")]
+    finally:
+        storage.close()
+
+
+def test_addresses_leading_nowhere_count_toward_one_allowance_on_every_route(app, client):
+    game = start_game(client, ["Ana", "Bob"])
+    follow_address = share(client, game)
+    guesser = new_device(app)
+    guesser.get("/")
+    routes = [
+        "/suivre/{}",
+        "/suivre/{}/direct",
+        "/suivre/{}/resultat.png",
+        "/rejoindre/{}",
+        "/parties/{}",
+        "/parties/{}/resultat.png",
+    ]
+    guesses = [secrets.token_urlsafe(16) for _ in routes]
+    answers = [guesser.get(route.format(guess)) for route, guess in zip(routes, guesses)]
+    kept = counters(app)
+
+    assert [answer.status_code for answer in answers] == [404] * 5 + [429]
+    assert_french_429(answers[-1])
+    assert not [key for key in kept for guess in guesses if guess in key]  # none per guess
+    # What exists still answers, to the same address: a café's tables share it with the guesser.
+    assert guesser.get(follow_address).status_code == 200
+    assert client.get(game_url(game)).status_code == 200
+
+
+def test_only_new_drawings_of_the_result_count(client):
+    game = start_game(client, ["Brice", "Chloé", "Aube"])
+    play_rounds(client, game, [5, 9, 30], [10, 10, 40])
+    image = f"{game_url(game)}/resultat.png"
+    result_image.forget_drawings()  # another test may have drawn the same card this minute
+    french = [client.get(image, headers={"Accept-Language": "fr"}) for _ in range(4)]
+    regional = client.get(image, headers={"Accept-Language": "fr-CA"})
+    english = client.get(image, headers={"Accept-Language": "en"})
+    german = client.get(image, headers={"Accept-Language": "de"})
+
+    assert [answer.status_code for answer in french] == [200] * 4
+    assert regional.status_code == 200 and regional.data == french[0].data  # the same drawing
+    assert english.status_code == 200
+    assert german.status_code == 429 and int(german.headers["Retry-After"]) > 0
 
 
 # --- Imports count their games --------------------------------------------------------------------

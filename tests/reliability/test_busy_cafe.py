@@ -169,7 +169,7 @@ def test_guessing_follow_addresses_is_bounded_per_client_and_costs_no_storage(tm
         tmp_path,
         workers=2,
         FLASK_RATELIMIT_ENABLED="true",
-        FLASK_RATELIMIT_FOLLOW_GUESSES="20 per minute",
+        FLASK_RATELIMIT_GUESSES="20 per minute",
     ) as server:
         phone = Phone(server.url, timeout=10)
         game = phone.start_game(["Ana", "Bob"])

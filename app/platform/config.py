@@ -45,6 +45,10 @@ class Config:
     # Result images drawn (not served ready) per address: a café's tables finish a few games a
     # minute; each drawing costs ~40 ms of CPU.
     RATELIMIT_DRAWINGS_PER_ADDRESS = "30 per minute; 300 per hour"
+    # Reads and writes over all of a device's games (statistics, export of all, import): sorting
+    # the statistics by each column is ten; 3,000 games cost ~0.2 s each (docs/reliability.md).
+    RATELIMIT_HEAVY = "30 per minute; 300 per hour"
+    RATELIMIT_HEAVY_PER_ADDRESS = "90 per minute"
     HISTORY_PAGE_SIZE = 20
     TIME_ZONE = "Europe/Paris"  # dates in the history are shown in this zone
     PROXY_FIX = False

@@ -82,6 +82,18 @@ def writes(view: F) -> F:
     return cast(F, limiter.limit(_limit("RATELIMIT_WRITES"))(per_address(view)))
 
 
+def heavy(view: F) -> F:
+    """Count a read or write over all of a device's games (statistics, « Exporter toutes les
+    parties », an import, refused or not) against one allowance per device and one per address:
+    each costs up to a few hundred milliseconds of CPU with thousands of games, where a page
+    costs a few."""
+    per_address = limiter.shared_limit(
+        _limit("RATELIMIT_HEAVY_PER_ADDRESS"), scope="heavy", key_func=address
+    )
+    per_device = limiter.shared_limit(_limit("RATELIMIT_HEAVY"), scope="heavy")
+    return cast(F, per_device(per_address(view)))
+
+
 def _adding_a_player() -> bool:
     # « Ajouter un joueur » sends the new-game form to get one more field: it creates nothing,
     # and a table typing ten names must not spend its games on it (like reading a page).

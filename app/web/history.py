@@ -37,6 +37,7 @@ def history() -> str:
 
 
 @bp.get("/statistiques")
+@rate_limits.heavy
 def statistics() -> str:
     """Show per-player statistics over this device's finished games, sorted by a column."""
     lines = player_stats(game.scoresheet for game in games.all_games(current_device_hash()))
@@ -56,6 +57,7 @@ def export_game(public_id: str, kind: str) -> Response:
 
 
 @bp.get("/historique/export.<any(csv, json):kind>")
+@rate_limits.heavy
 def export_all(kind: str) -> Response:
     """Download all of this device's games, e.g. to move them to a new phone."""
     found = games.all_games(current_device_hash())
@@ -75,6 +77,7 @@ def _download(body: str, mimetype: str, filename: str) -> Response:
 
 @bp.post("/historique/import")
 @rate_limits.writes
+@rate_limits.heavy
 def import_games() -> ResponseReturnValue:
     """Add the games of an exported file; all of them or, if one is wrong, none."""
     upload = request.files.get("fichier")
@@ -83,11 +86,17 @@ def import_games() -> ResponseReturnValue:
         if not data:
             raise rules.Refusal.of(N_("Choisissez un fichier d’export (.json) à importer."))
         imported = transfer.parse_export(data)
-        rate_limits.count_imported_games(len(imported), claim_device(), rate_limits.address())
+        device, address = claim_device(), rate_limits.address()
+        # Only the games not here yet count against the hourly allowance: a file imported
+        # again adds none, and is not refused.
+        added, known = games.import_games(
+            device,
+            imported,
+            allow=lambda count: rate_limits.count_imported_games(count, device, address),
+        )
     except rules.Refusal as refusal:
         page = games.history(current_device_hash(), 1, current_app.config["HISTORY_PAGE_SIZE"])
         return render_template("history/history.html", history=page, refusal=shown(refusal)), 422
-    added, known = games.import_games(claim_device(), imported)
     said = [
         ngettext("%(num)d partie importée.", "%(num)d parties importées.", added)
         if added

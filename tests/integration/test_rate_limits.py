@@ -32,6 +32,8 @@ def app_settings(tmp_path):
         "RATELIMIT_IMPORTED_GAMES_PER_ADDRESS": "8 per hour",
         "RATELIMIT_GUESSES": "5 per minute",
         "RATELIMIT_DRAWINGS_PER_ADDRESS": "2 per minute",
+        "RATELIMIT_HEAVY": "6 per minute",
+        "RATELIMIT_HEAVY_PER_ADDRESS": "10 per minute",
     }
 
 
@@ -316,6 +318,30 @@ def test_a_device_imports_so_many_games_an_hour_and_is_told_when_to_come_back(cl
     assert "Ce fichier compte 3 parties" in text and "5 parties en 1 heure" in text
     assert re.search(r"Réessayez dans (\d+ minutes|1 heure)", text), text
     assert import_file(client, export_of(2, first=3)).status_code == 303
+
+
+def test_only_the_games_not_here_yet_count_against_the_import_allowance(client):
+    assert import_file(client, export_of(4)).status_code == 303
+    assert import_file(client, export_of(4)).status_code == 303  # again: nothing new, not refused
+    assert import_file(client, export_of(5)).status_code == 303  # 4 here, 1 new: 5 of 5
+
+    assert import_file(client, export_of(1, first=5)).status_code == 422
+
+
+def test_statistics_exports_and_imports_refused_or_not_share_one_allowance(client):
+    client.post("/parties", data=NAMES)  # a phone with its device cookie
+    answers = [
+        import_file(client, export_of(1)),
+        import_file(client, b"not an export"),
+        import_file(client, b"{}"),
+        client.get("/statistiques"),
+        client.get("/historique/export.json"),
+        client.get("/historique/export.csv"),
+    ]
+
+    assert [answer.status_code for answer in answers] == [303, 422, 422, 200, 200, 200]
+    assert_french_429(client.get("/statistiques"))
+    assert client.get("/historique").status_code == 200  # one page of games is not heavy
 
 
 def test_fresh_devices_share_the_addresss_import_allowance(app):

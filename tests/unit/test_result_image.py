@@ -11,7 +11,7 @@ from PIL import Image
 
 from app.rules import GameRules, Scoresheet
 from app.services.games import SavedGame
-from app.web.result_card import result_card
+from app.web.result_card import image_card, result_card
 from app.web.result_image import HEIGHT, WIDTH, layout, png
 
 N = "\u202f"
@@ -149,3 +149,15 @@ def test_a_name_that_could_reorder_the_sentence_is_isolated_in_it(speaking):
         "\u2068Bob\u202e\u2069 gagne avec 2 têtes — \u2068אביגיל\u2069 3, Alice 70 — 1 manche"
     )
     assert [line.name for line in card.lines] == ["Bob\u202e", "אביגיל", "Alice"]  # drawn alone
+
+
+def test_the_image_is_drawn_per_language_not_per_region(speaking):
+    with speaking("fr-CA"):
+        regional = image_card(TEN)
+    with speaking("fr"):
+        french = image_card(TEN)
+    with speaking("en-AU"):
+        english = image_card(TEN)
+
+    assert regional == french and regional.language == "fr"
+    assert english.language == "en"

@@ -14,8 +14,8 @@ from babel.lists import format_list
 from flask_babel import force_locale, get_locale, gettext, ngettext
 
 from app import rules
-from app.services.games import SavedGame
 from app.platform.languages import current_language
+from app.services.games import SavedGame
 from app.services.result_share import Placing, placings
 from app.web.filters import local_datetime
 

@@ -52,6 +52,9 @@ class Config:
     HISTORY_PAGE_SIZE = 20
     TIME_ZONE = "Europe/Paris"  # dates in the history are shown in this zone
     PROXY_FIX = False
+    # Addresses (or networks) of the reverse proxy whose X-Forwarded-* PROXY_FIX believes: any
+    # other client could name whatever address it likes, and escape every per-address limit.
+    TRUSTED_PROXIES = ["127.0.0.1", "::1"]
     PRODUCTION = False
 
 
@@ -67,7 +70,7 @@ def from_plain_environment(environ: Mapping[str, str]) -> dict[str, Any]:
     for name in ("PRODUCTION", "PROXY_FIX"):
         if name in environ:
             settings[name] = environ[name].strip().lower() in ("1", "true", "yes", "on")
-    for name in ("SECRET_KEY_FALLBACKS", "TRUSTED_HOSTS"):  # comma-separated lists
+    for name in ("SECRET_KEY_FALLBACKS", "TRUSTED_HOSTS", "TRUSTED_PROXIES"):  # comma-separated
         if environ.get(name):
             settings[name] = [item.strip() for item in environ[name].split(",") if item.strip()]
     if environ.get("DATABASE_URL"):

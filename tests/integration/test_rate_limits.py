@@ -360,3 +360,24 @@ def test_the_import_allowance_is_said_in_the_requests_language(client):
     assert response.status_code == 422
     text = parse(response.data).find(role="alert").text
     assert "This file holds 2 games" in text and "5 games in 1 hour" in text
+
+
+# --- Behind a proxy -------------------------------------------------------------------------------
+
+
+def test_forwarded_addresses_are_believed_only_from_the_trusted_proxy(app):
+    proxied = create_app({**app.config, "PROXY_FIX": True, "TRUSTED_PROXIES": ["127.0.0.1"]})
+    direct = proxied.test_client()
+    direct.environ_base["REMOTE_ADDR"] = "192.0.2.7"  # reached the app without the proxy
+    for n in range(8):
+        direct.post("/parties", data=NAMES, headers={"X-Forwarded-For": f"198.51.100.{n}"})
+    refused = direct.post("/parties", data=NAMES, headers={"X-Forwarded-For": "198.51.100.99"})
+    through_proxy = proxied.test_client()  # from 127.0.0.1: the proxy names the client
+    for n in range(8):
+        through_proxy.post("/parties", data=NAMES, headers={"X-Forwarded-For": "203.0.113.1"})
+    another_client = through_proxy.post(
+        "/parties", data=NAMES, headers={"X-Forwarded-For": "203.0.113.2"}
+    )
+
+    assert refused.status_code == 429  # one address, whatever it claims to forward
+    assert another_client.status_code == 303  # each client behind the proxy has its own

@@ -274,15 +274,23 @@ def draw(card: ResultCard) -> Image.Image:
     for band in placed.bands:
         pen.rectangle(band.box, fill=band.colour)
     for text in placed.texts:
-        anchor = ANCHORS[text.align]
-        pen.text(
-            (text.x, text.y),
-            text.text,
-            font=font(text.size, text.bold),
-            fill=text.colour,
-            anchor=anchor,
-        )
+        _paint(image, text)
     return image
+
+
+def _paint(image: Image.Image, text: Text) -> None:
+    """Paint a text inside its box and nowhere else: a name of stacked combining marks (« Z̸̢̛͓̈́̀… »)
+    would otherwise reach over the rows above and below it."""
+    left, top, right, bottom = text.box
+    ink = Image.new("L", (right - left, bottom - top), 0)
+    ImageDraw.Draw(ink).text(
+        (text.x - left, text.y - top),
+        text.text,
+        font=font(text.size, text.bold),
+        fill=255,
+        anchor=ANCHORS[text.align],
+    )
+    image.paste(text.colour, (left, top, right, bottom), ink)
 
 
 # Drawn once per card and process, then served from here: a card holds everything the image

@@ -25,6 +25,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -127,23 +128,22 @@ def slow_bodies(port: int, count: int, stop: threading.Event) -> None:
 
 
 def under_attack(
-    attack: Callable[[threading.Event], None], threads: int, measure: Callable[[], list[float]]
-) -> tuple[list[float], int]:
+    attack: Callable[[threading.Event], int], threads: int, measure: Callable[[], list[float]]
+) -> tuple[list[float], Counter[int]]:
     """Run `threads` copies of the attack while `measure` runs; return its times and how many
     requests the attack made."""
     stop = threading.Event()
-    made = [0]
+    made: Counter[int] = Counter()  # the attack's answers by status
 
     def loop() -> None:
         while not stop.is_set():
-            attack(stop)
-            made[0] += 1
+            made[attack(stop)] += 1
 
     workers = [threading.Thread(target=loop, daemon=True) for _ in range(threads)]
     for worker in workers:
         worker.start()
     try:
-        return measure(), made[0]
+        return measure(), made
     finally:
         stop.set()
         for worker in workers:
@@ -158,19 +158,21 @@ def attacks(server, rounds_each: int) -> None:
     regions = iter(REGIONS * 10_000)
     follower = Phone(server.url)
 
-    def images(_stop: threading.Event) -> None:
-        follower.http.get(server.url + image, headers={"Accept-Language": next(regions)})
+    def images(_stop: threading.Event) -> int:
+        return follower.http.get(
+            server.url + image, headers={"Accept-Language": next(regions)}
+        ).status_code
 
-    def guesses(_stop: threading.Event) -> None:
+    def guesses(_stop: threading.Event) -> int:
         route = secrets.choice(
             ["/suivre/{}", "/suivre/{}/resultat.png", "/rejoindre/{}", "/parties/{}"]
         )
-        get(server.port, route.format(secrets.token_urlsafe(16)))
+        return get(server.port, route.format(secrets.token_urlsafe(16)))[0]
 
     heavy = with_history(server.url, 3000)
 
-    def heavy_reads(_stop: threading.Event) -> None:
-        heavy.get(secrets.choice(["/statistiques", "/historique/export.json"]))
+    def heavy_reads(_stop: threading.Event) -> int:
+        return heavy.get(secrets.choice(["/statistiques", "/historique/export.json"])).status_code
 
     for name, attack, threads in [
         ("3 followers redrawing the image in regional variants", images, 3),
@@ -178,7 +180,8 @@ def attacks(server, rounds_each: int) -> None:
         ("2 loops of statistics and exports of 3,000 games", heavy_reads, 2),
     ]:
         times, made = under_attack(attack, threads, measure)
-        print(f"{name} ({made} requests):", summary(times))
+        answers = ", ".join(f"{count} × {status}" for status, count in sorted(made.items()))
+        print(f"{name} ({answers}):", summary(times))
     stop = threading.Event()
     slow = threading.Thread(target=slow_bodies, args=(server.port, 500, stop), daemon=True)
     slow.start()

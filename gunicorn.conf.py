@@ -61,7 +61,7 @@ class _BodyDeadline:
             with gevent.Timeout(self.seconds):
                 body = environ["wsgi.input"].read(_LARGEST_BODY + 1)
         except gevent.Timeout:
-            said = "Envoi trop lent : la demande n’est pas arrivée à temps. Réessayez.\n".encode()
+            said = "Envoi trop lent\u202f: la demande n’est pas arrivée à temps. Réessayez.\n".encode()
             start_response(
                 "408 Request Timeout",
                 [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(said)))],

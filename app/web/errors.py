@@ -80,7 +80,7 @@ def render_error(status: int, detail: str | None = None):
 def _too_many(app: Flask, seconds: float) -> Response:
     wait = max(1, math.ceil(seconds))
     said = _(
-        "Trop de demandes en peu de temps depuis cet appareil ou cette adresse : rien "
+        "Trop de demandes en peu de temps depuis cet appareil ou cette adresse : rien "
         "n’a été enregistré. Réessayez dans %(wait)s.",
         wait=wait_in_words(wait),
     )

@@ -295,7 +295,7 @@ def _paint(image: Image.Image, text: Text) -> None:
 
 # Drawn once per card and process, then served from here: a card holds everything the image
 # says, language included, so a changed game is a new card. 64 images of ~30 kB at most.
-# Measured on this project's 2-core machine (scripts/bench_images.py): ten players with long
+# Measured on this project's 2-core machine (docs/reliability.md, « Limits »): ten players, long
 # names in a shared win, 30-45 ms from nothing (layout, drawing and PNG), the PNG most of it.
 CACHED = 64
 _drawn: OrderedDict[ResultCard, bytes] = OrderedDict()

@@ -61,12 +61,13 @@ class _BodyDeadline:
             with gevent.Timeout(self.seconds):
                 body = environ["wsgi.input"].read(_LARGEST_BODY + 1)
         except gevent.Timeout:
-            said = "Envoi trop lent\u202f: la demande n’est pas arrivée à temps. Réessayez.\n".encode()
+            said = "Envoi trop lent\u202f: la demande n’est pas arrivée à temps. Réessayez.\n"
+            body = said.encode()
             start_response(
                 "408 Request Timeout",
-                [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(said)))],
+                [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(body)))],
             )
-            return _Closing(said, environ.get("gunicorn.socket"))
+            return _Closing(body, environ.get("gunicorn.socket"))
         environ["wsgi.input"] = io.BytesIO(body)
         environ["CONTENT_LENGTH"] = str(len(body))
         return self.app(environ, start_response)

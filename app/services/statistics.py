@@ -49,11 +49,13 @@ DEFAULT_SORT = "victoires"
 def player_stats(sheets: Iterable[Scoresheet]) -> list[PlayerStats]:
     """Return one line per player name (case and outer spaces ignored) over the finished games."""
     by_name: dict[str, PlayerStats] = {}
+    keys: dict[str, str] = {}  # a name's key once per name, not once per game (3,000 games)
     for sheet in sheets:
         if not sheet.is_over:
             continue
         for seat, name in enumerate(sheet.players):
-            stats = by_name.setdefault(name_key(name), PlayerStats(name=name))
+            key = keys.get(name) or keys.setdefault(name, name_key(name))
+            stats = by_name.setdefault(key, PlayerStats(name=name))
             stats.name = name  # the latest spelling (sheets come oldest first)
             total = sheet.totals[seat]
             taken = [heads[seat] for heads in sheet.rounds]

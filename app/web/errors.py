@@ -3,7 +3,7 @@
 import math
 import time
 
-from flask import Flask, render_template
+from flask import Flask, Response, render_template
 from flask.globals import request_ctx
 from flask_babel import gettext as _
 from flask_limiter import RateLimitExceeded
@@ -11,6 +11,7 @@ from flask_wtf.csrf import CSRFError
 from sqlalchemy import exc
 from werkzeug.exceptions import HTTPException
 
+from app.platform import rate_limits
 from app.platform.languages import wait_in_words
 from app.services.saved_game import GameNotFound, OwnPhoneOnly
 from app.web.htmx import is_htmx
@@ -100,6 +101,18 @@ def render_error(status: int, detail: str | None = None):
     return render_template("error.html", status=status, title=title, text=detail or text), status
 
 
+def _too_many(app: Flask, seconds: float) -> Response:
+    wait = max(1, math.ceil(seconds))
+    said = _(
+        "Trop de demandes en peu de temps depuis cet appareil ou cette adresse : rien "
+        "n’a été enregistré. Réessayez dans %(wait)s.",
+        wait=wait_in_words(wait),
+    )
+    response = app.make_response(render_error(429, said))
+    response.headers["Retry-After"] = str(wait)  # the same wait as the page says
+    return response
+
+
 def init_app(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_error(error: CSRFError):
@@ -114,15 +127,19 @@ def init_app(app: Flask) -> None:
         from app.platform.extensions import limiter
 
         reached = limiter.current_limit
-        seconds = max(1, math.ceil(reached.reset_at - time.time())) if reached else 60
-        said = _(
-            "Trop de demandes en peu de temps depuis cet appareil ou cette adresse : rien "
-            "n’a été enregistré. Réessayez dans %(wait)s.",
-            wait=wait_in_words(seconds),
-        )
-        response = app.make_response(render_error(429, said))
-        response.headers["Retry-After"] = str(seconds)  # the same wait as the page says
-        return response
+        return _too_many(app, reached.reset_at - time.time() if reached else 60)
+
+    @app.after_request
+    def guessed(response: Response) -> Response:
+        # An address of a game or a share that leads nowhere is a guess (rate_limits.py).
+        wait = rate_limits.count_guess(response)
+        if wait is None:
+            return response
+        refusal = _too_many(app, wait)
+        for name in ("Referrer-Policy", "X-Robots-Tag"):  # an address that is a key keeps them
+            if name in response.headers:
+                refusal.headers[name] = response.headers[name]
+        return refusal
 
     @app.errorhandler(GameNotFound)
     def game_not_found(_error: GameNotFound):

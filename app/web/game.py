@@ -290,6 +290,7 @@ def _edit_form(
 
 
 @bp.get("/parties/<public_id>/resultat.png")
+@rate_limits.drawings
 def result_image(public_id: str) -> Response:
     """Draw a finished game's result as an image, to send to a group chat."""
     return image_response(reads.find_game(public_id, current_device_hash()))

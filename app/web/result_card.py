@@ -11,9 +11,10 @@ import unicodedata
 from dataclasses import dataclass
 
 from babel.lists import format_list
-from flask_babel import get_locale, gettext, ngettext
+from flask_babel import force_locale, get_locale, gettext, ngettext
 
 from app import rules
+from app.platform.languages import current_language
 from app.services.result_share import Placing, placings
 from app.services.saved_game import SavedGame
 from app.web.filters import local_datetime
@@ -58,6 +59,14 @@ def result_card(game: SavedGame) -> ResultCard:
         text=share_text(placed, len(sheet.rounds)),
         language=str(get_locale()),
     )
+
+
+def image_card(game: SavedGame) -> ResultCard:
+    """Return the card the image draws: in the request's language without its region (« fr »
+    for fr_CA or fr_BE), so that the image is drawn once per language and version of a game,
+    not once per regional variant a follower may ask for (Babel knows 182 of ours)."""
+    with force_locale(current_language()):
+        return result_card(game)
 
 
 # Bidi classes that can move the text around a name: right-to-left letters, and the explicit

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import io
 import re
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -87,11 +89,13 @@ def _shifted(box: tuple[int, int, int, int], x: int, y: int) -> tuple[int, int, 
 
 
 # A face costs ~225 kB and 0.3 ms to open: a drawing uses a dozen sizes, the fitting tries more.
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=48)
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONTS / (BOLD if bold else REGULAR)), size)
 
 
+# The fitting measures the same names and pieces at the same sizes again at each scale it tries.
+@lru_cache(maxsize=4096)
 def width_of(text: str, size: int, bold: bool = False) -> float:
     return font(size, bold).getlength(text)
 
@@ -135,14 +139,26 @@ def fit(text: str, size: int, bold: bool, room: int, *, smallest: int) -> tuple[
 def _paragraph(
     text: str, size: int, bold: bool, room: int, most_lines: int
 ) -> tuple[int, list[str]]:
-    # A sentence (the headline, the facts) wraps first and gets smaller only past most_lines.
-    candidate = size
-    while True:
+    """Return the largest size (down to 8) at which a sentence (the headline, the facts) wraps
+    within `room` in at most `most_lines` lines, and its lines."""
+
+    def fits(candidate: int) -> list[str] | None:
         lines = wrap(text, candidate, bold, room)
-        fits = all(width_of(line, candidate, bold) <= room for line in lines)
-        if (fits and len(lines) <= most_lines) or candidate <= 8:
-            return candidate, lines
-        candidate -= 1
+        wide = any(width_of(line, candidate, bold) > room for line in lines)
+        return None if wide or len(lines) > most_lines else lines
+
+    # Halving the range, not one size at a time: a shared win of ten long names tried 30 sizes,
+    # each a wrap of a long sentence, at each of the layout's scales (0.5 s a drawing).
+    best = (8, wrap(text, 8, bold, room))
+    low, high = 8, size
+    while low <= high:
+        middle = (low + high) // 2
+        lines = fits(middle)
+        if lines is None:
+            high = middle - 1
+        else:
+            best, low = (middle, lines), middle + 1
+    return best
 
 
 def _line_height(size: int) -> int:
@@ -258,25 +274,59 @@ def draw(card: ResultCard) -> Image.Image:
     for band in placed.bands:
         pen.rectangle(band.box, fill=band.colour)
     for text in placed.texts:
-        anchor = ANCHORS[text.align]
-        pen.text(
-            (text.x, text.y),
-            text.text,
-            font=font(text.size, text.bold),
-            fill=text.colour,
-            anchor=anchor,
-        )
+        _paint(image, text)
     return image
+
+
+def _paint(image: Image.Image, text: Text) -> None:
+    """Paint a text inside its box and nowhere else: a name of stacked combining marks (« Z̸̢̛͓̈́̀… »)
+    would otherwise reach over the rows above and below it."""
+    left, top, right, bottom = text.box
+    ink = Image.new("L", (right - left, bottom - top), 0)
+    ImageDraw.Draw(ink).text(
+        (text.x - left, text.y - top),
+        text.text,
+        font=font(text.size, text.bold),
+        fill=255,
+        anchor=ANCHORS[text.align],
+    )
+    image.paste(text.colour, (left, top, right, bottom), ink)
 
 
 # Drawn once per card and process, then served from here: a card holds everything the image
 # says, language included, so a changed game is a new card. 64 images of ~30 kB at most.
-# Measured warm on this project's 2-core machine: layout 9 ms, drawing 14 ms, PNG 29 ms.
-@lru_cache(maxsize=64)
+# Measured on this project's 2-core machine (docs/reliability.md, « Limits »): ten players, long
+# names in a shared win, 30-45 ms from nothing (layout, drawing and PNG), the PNG most of it.
+CACHED = 64
+_drawn: OrderedDict[ResultCard, bytes] = OrderedDict()
+_lock = threading.Lock()
+
+
+def is_drawn(card: ResultCard) -> bool:
+    """Say whether this card's image is at hand (then `png` costs nothing)."""
+    with _lock:
+        return card in _drawn
+
+
 def png(card: ResultCard) -> bytes:
-    """Return the card as PNG bytes."""
+    """Return the card as PNG bytes, drawn once while it stays among the last CACHED asked."""
+    with _lock:
+        if card in _drawn:
+            _drawn.move_to_end(card)
+            return _drawn[card]
     buffer = io.BytesIO()
     # A palette of 64 colours: the image is flat colours and their antialiasing. 31 kB against
     # 88 kB in RGB; the fast octree in 29 ms, where median cut took 100 ms and « optimize » 50.
     draw(card).quantize(colors=64, method=Image.Quantize.FASTOCTREE).save(buffer, "PNG")
+    with _lock:
+        _drawn[card] = buffer.getvalue()
+        while len(_drawn) > CACHED:
+            _drawn.popitem(last=False)
     return buffer.getvalue()
+
+
+def forget_drawings() -> None:
+    """Empty the cache (tests and benchmarks measure a drawing from nothing)."""
+    with _lock:
+        _drawn.clear()
+    width_of.cache_clear()

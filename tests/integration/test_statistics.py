@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from .actions import new_device, play_rounds, start_game
+from .actions import cancel_round, new_device, play_rounds, start_game
 from .html import Element, link, parse, table_named
 
 COLUMNS = [
@@ -282,3 +282,15 @@ def test_the_table_can_scroll_sideways_on_a_phone_inside_a_named_region(client):
     assert region is not None and region.get("tabindex") == "0"
     assert page.by_id(region.get("aria-labelledby")).text == "Statistiques"
     assert region.find("table") is not None
+
+
+def test_the_statistics_and_the_export_follow_every_change(client):
+    game = start_game(client, ["Zélie", "Yvon"])
+    play_rounds(client, game, [70, 1])
+    before = client.get("/statistiques").data, client.get("/historique/export.json").data
+    assert "Zélie".encode() in before[0]
+
+    cancel_round(client, game, 1)  # the game is no longer over: no statistics, another export
+
+    assert "Zélie".encode() not in client.get("/statistiques").data
+    assert client.get("/historique/export.json").data != before[1]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import secrets
+import socket
 import sqlite3
 import time
 
@@ -169,7 +170,7 @@ def test_guessing_follow_addresses_is_bounded_per_client_and_costs_no_storage(tm
         tmp_path,
         workers=2,
         FLASK_RATELIMIT_ENABLED="true",
-        FLASK_RATELIMIT_FOLLOW_GUESSES="20 per minute",
+        FLASK_RATELIMIT_GUESSES="20 per minute",
     ) as server:
         phone = Phone(server.url, timeout=10)
         game = phone.start_game(["Ana", "Bob"])
@@ -180,9 +181,14 @@ def test_guessing_follow_addresses_is_bounded_per_client_and_costs_no_storage(tm
         storage = sqlite3.connect(tmp_path / "instance" / "rate-limits.sqlite")
         counters_before = storage.execute("SELECT count(*) FROM counter").fetchone()[0]
         guesses = [
-            get(server.port, f"/suivre/{secrets.token_urlsafe(16)}{suffix}")[0]
-            for _ in range(100)
-            for suffix in ("", "/direct")
+            get(server.port, route.format(secrets.token_urlsafe(16)))[0]
+            for _ in range(50)
+            for route in (
+                "/suivre/{}",
+                "/suivre/{}/direct",
+                "/suivre/{}/resultat.png",
+                "/rejoindre/{}",
+            )
         ]
         counters_after = storage.execute("SELECT count(*) FROM counter").fetchone()[0]
         storage.close()
@@ -190,9 +196,30 @@ def test_guessing_follow_addresses_is_bounded_per_client_and_costs_no_storage(tm
         other_client = get(server.port, f"/suivre/{secrets.token_urlsafe(16)}", source="127.0.0.2")
         refused = get(server.port, f"/suivre/{secrets.token_urlsafe(16)}")
 
-    # Pages and streams count toward one allowance: 20 guesses answered, every later one refused.
+    # Pages, streams, images and scorer invitations count toward one allowance: 20 guesses
+    # answered, every later one refused.
     assert guesses == [404] * 20 + [429] * 180
     assert counters_after - counters_before <= 2  # one counter for the guessing client
     assert shared_still_opens == 200  # its own game's follow address is not a guess
     assert other_client[0] == 404  # another client has its own allowance
     assert refused[0] == 429 and int(refused[1]["Retry-After"]) > 0
+
+
+def test_a_body_that_does_not_arrive_in_time_is_answered_408_and_closed(tmp_path):
+    with running(
+        f"sqlite:///{tmp_path / 'cafe.sqlite'}", tmp_path, workers=1, GUNICORN_BODY_TIMEOUT="1"
+    ) as server:
+        slow = socket.create_connection(("127.0.0.1", server.port), timeout=20)
+        slow.sendall(
+            b"POST /parties HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 60000\r\n\r\n"
+            b"players-0=Ana"  # and then nothing more
+        )
+        answer = b""
+        while chunk := slow.recv(65536):  # until the server closes the connection
+            answer += chunk
+        slow.close()
+        healthy = get(server.port, "/healthz")[0]
+
+    assert answer.startswith(b"HTTP/1.1 408 ")
+    assert healthy == 200

@@ -124,7 +124,7 @@ def hosted(tmp_path_factory) -> Iterator[Hosted]:
             "PROXY_FIX": "1",  # behind nginx, as compose.yaml sets it
             "RATELIMIT_STORAGE_URI": redis_url,
             "FLASK_RATELIMIT_ENABLED": "true",
-            "FLASK_RATELIMIT_FOLLOW_GUESSES": "20 per minute",
+            "FLASK_RATELIMIT_GUESSES": "20 per minute",
             "FLASK_RATELIMIT_WRITES": "10000 per minute",
             "FLASK_RATELIMIT_WRITES_PER_ADDRESS": "10000 per minute",
         }

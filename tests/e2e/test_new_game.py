@@ -49,6 +49,14 @@ def test_enter_in_a_name_field_moves_to_the_next_one(page: Page):
     expect(form.start).to_be_visible()  # Enter did not submit the form
 
 
+def test_a_name_stops_at_30_characters_as_it_is_typed(page: Page):
+    form = NewGamePage(page).open()
+
+    form.name_field(1).press_sequentially("Éléonore Wolfeschlegelsteinhausen")
+
+    expect(form.name_field(1)).to_have_value("Éléonore Wolfeschlegelsteinhau")
+
+
 def test_blank_name_fields_are_ignored(page: Page):
     form = NewGamePage(page).open()
     form.add_player.click()

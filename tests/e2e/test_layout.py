@@ -95,6 +95,28 @@ def test_the_follow_page_is_the_tables_big_screen(browser, base_url, phone, size
     page.context.close()
 
 
+@pytest.mark.parametrize(("size", "small_px"), [("laptop", 17), ("tv", 24)])
+def test_the_big_screen_at_the_end_shows_the_result_and_the_standings_large(
+    browser, base_url, phone, size, small_px
+):
+    state, screens = phone
+    page = _at(browser, base_url, NEW_PHONE, size)  # a TV, which never scored
+    page.goto(screens["follow-result"])
+    board = GamePage(page)
+
+    expect(board.result).to_contain_text("Marie-Christine gagne")
+    expect(board.result).to_be_in_viewport(ratio=1)
+    for name in NAMES:
+        expect(board.player_heading(name)).to_be_in_viewport(ratio=1)
+    # Ranks and warnings read across the room; the result to send waits below, for a phone.
+    last = board.player_heading(NAMES[0])  # Éléonore, who went above 66: 10th
+    for small in (last.get_by_text("10e", exact=True), last.get_by_text("A dépassé 66")):
+        size_px = small.evaluate("text => parseFloat(getComputedStyle(text).fontSize)")
+        assert size_px >= small_px, size_px
+    expect(page.get_by_role("heading", name="Le résultat à envoyer")).not_to_be_in_viewport()
+    page.context.close()
+
+
 @pytest.mark.parametrize("size", ["phone", "phone-on-its-side"])
 def test_the_result_is_in_view_and_focused_when_a_round_ends_the_game(browser, base_url, size):
     page = _at(browser, base_url, NEW_PHONE, size)

@@ -162,3 +162,21 @@ def test_a_refused_import_is_said_in_view_at_the_foot_of_a_long_history(browser,
     expect(alert).to_be_in_viewport()
     expect(alert).to_be_focused()
     page.context.close()
+
+
+def test_each_rows_cost_sits_with_its_own_button_on_a_phone(browser, base_url, phone):
+    state, screens = phone
+    page = _at(browser, base_url, state, "phone")
+    page.goto(screens["assistant"])
+    buttons = [page.get_by_role("button", name=f"Ramasser la rangée {n}") for n in (1, 2, 3, 4)]
+
+    for button, following in zip(buttons, buttons[1:], strict=False):
+        row = page.get_by_role("listitem").filter(has=button)
+        cost = row.get_by_text(re.compile(r"^\d+ têtes?$"))
+        mine, its, next_one = (x.bounding_box() for x in (button, cost, following))
+        assert mine and its and next_one
+        to_mine = its["y"] - (mine["y"] + mine["height"])
+        to_next = next_one["y"] - (its["y"] + its["height"])
+        # Read as a pair: the cost at least twice as near its button as the next one.
+        assert to_next >= 2 * max(to_mine, 1), (to_mine, to_next)
+    page.context.close()

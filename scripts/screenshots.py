@@ -3,7 +3,7 @@
 Runs the real app (tests/servers.py: gunicorn on a temporary SQLite database), plays an evening
 on one phone (tests/e2e/showcase.py: ten players with long names, a game in progress, a game
 over, the assistant waiting for a choice, a follow address), then opens each screen at
-360 × 640, 640 × 360, 768 × 1024, 1280 × 800 and 1920 × 1080 and writes what is in view:
+360 × 640, 390 × 844, 640 × 360, 768 × 1024, 1280 × 800 and 1920 × 1080 and writes what is in view:
     .venv/bin/python scripts/screenshots.py                  # docs/screenshots/<screen>-<size>-<theme>.png
     .venv/bin/python scripts/screenshots.py --language de    # in German, to /tmp/screenshots-de
     .venv/bin/python scripts/screenshots.py --only game,follow --out /tmp/shots
@@ -26,7 +26,7 @@ from tests.e2e.layout import problems
 from tests.e2e.showcase import evening
 from tests.servers import ROOT, running  # the real server, as `make run` starts it
 
-SIZES = {"360x640": (360, 640), "640x360": (640, 360), "768x1024": (768, 1024),
+SIZES = {"360x640": (360, 640), "390x844": (390, 844), "640x360": (640, 360), "768x1024": (768, 1024),
          "1280x800": (1280, 800), "1920x1080": (1920, 1080)}  # fmt: skip
 LOCALES = {"fr": "fr-FR", "en": "en-GB", "de": "de-DE"}
 ARGS = ["--no-sandbox", "--disable-gpu"]

@@ -88,6 +88,11 @@ def bgstats_play(game: SavedGame, zone: tzinfo, comments: str | None = None) -> 
                 "score": line.total,
                 "rank": line.rank,
                 "winner": line.winner,
+                # BG Stats' Android app refuses a play whose players lack these booleans
+                # (« Invalid data: No value for startPlayer »): who started is not recorded
+                # here, nor whether it was a first game, so both are false, BG Stats' own default.
+                "startPlayer": False,
+                "newPlayer": False,
                 # The statistics tell players apart by their name's key: BG Stats then
                 # remembers who each is, game after game.
                 "sourcePlayerId": rules.name_key(line.name),

@@ -255,7 +255,9 @@ def _in_game(number: int, raw: Any, why: Message) -> Message:
     """Say what is wrong with a game, named by its place in the file and its first players."""
     names = raw.get("players") if isinstance(raw, dict) else None
     if isinstance(names, list) and names and all(isinstance(n, str) for n in names):
-        players = _printable(", ".join(n[:30] for n in names[:4]))
+        # The first four name the game; « … » says there are more.
+        shown = [n[:30] for n in names[:4]] + (["…"] if len(names) > 4 else [])
+        players = _printable(", ".join(shown))
         return N_(
             "Partie %(number)s (%(players)s) : %(why)s", number=number, players=players, why=why
         )

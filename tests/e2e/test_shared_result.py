@@ -101,6 +101,20 @@ def test_a_phone_with_a_share_sheet_gets_the_image_as_a_file(new_context):
     assert shared["text"] == TEXT
 
 
+def test_without_a_share_sheet_partager_keeps_the_image_and_its_download_in_view(new_context):
+    page = new_context().new_page()  # Chromium on Linux: no share sheet, as a laptop
+    finished(page)
+    result_page = page.url
+
+    control(page, "Partager le résultat").click()
+
+    expect(page.get_by_role("status").filter(has_text="Télécharger l’image")).to_be_visible()
+    assert page.url == result_page
+    expect(image_of(page)).to_be_in_viewport()
+    expect(control(page, "Télécharger l’image")).to_be_focused()
+    expect(control(page, "Télécharger l’image")).to_be_in_viewport()
+
+
 def test_without_javascript_the_image_its_download_and_the_text_are_there(new_context):
     scoring = new_context()
     page = scoring.new_page()

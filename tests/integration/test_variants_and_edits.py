@@ -515,7 +515,7 @@ def test_each_player_has_a_line_through_every_round_with_their_own_marker(client
         assert marker_id in markers
         used.add(marker_id)
     assert len(used) == len(names)
-    assert len({line.get("stroke") for line in lines}) == len(names)
+    assert len({line.get("color") for line in lines}) == len(names)  # stroke: its currentColor
 
 
 def test_each_line_ends_with_the_players_name_and_total(client):

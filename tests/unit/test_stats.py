@@ -197,6 +197,14 @@ def test_name_sort_ignores_case():
     assert names(lines) == ["Alice", "bob", "carla"]
 
 
+def test_names_sort_as_people_read_accents_after_their_letter():
+    stats = player_stats([sheet(["Zoé", "Éléonore", "eve", "Émile", "Bruno"], [67, 1, 2, 3, 4])])
+
+    lines, _, _ = sorted_stats(stats, "nom", "asc")
+
+    assert names(lines) == ["Bruno", "Éléonore", "Émile", "eve", "Zoé"]
+
+
 @pytest.mark.parametrize("key", sorted(SORTS))
 @pytest.mark.parametrize("order", ["asc", "desc"])
 def test_every_column_sorts_both_ways(key, order):

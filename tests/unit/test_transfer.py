@@ -569,6 +569,13 @@ def test_every_reason_of_a_wrong_round_is_said():
     assert message.count("c’est trop") == 2
 
 
+def test_a_refused_game_of_ten_players_names_four_and_says_there_are_more():
+    ten = [f"Joueur {n}" for n in range(1, 11)]
+    (message,) = refusal(encoded(document(raw_game(players=ten, rounds=[[98] * 10]))))
+
+    assert message.startswith("Partie 1 (Joueur 1, Joueur 2, Joueur 3, Joueur 4, …)")
+
+
 def test_too_many_games_are_refused():
     doc = document(*[raw_game(id=f"g{i}") for i in range(5001)])
 

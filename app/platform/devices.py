@@ -66,7 +66,7 @@ def for_a_follower() -> bool:
     if request.endpoint in FOLLOWER_PAGES:
         return True
     back_to = request.args.get("next", "")
-    return request.endpoint == "i18n.choose_language" and back_to.startswith("/suivre/")
+    return request.endpoint == "languages.choose_language" and back_to.startswith("/suivre/")
 
 
 def renew_device_cookie(response: Response) -> Response:

@@ -27,7 +27,7 @@ LANGUAGES = {"fr": "Français", "en": "English", "de": "Deutsch"}
 LANGUAGE_COOKIE = "lang"
 LANGUAGE_COOKIE_DAYS = 400  # the longest lifetime browsers accept, as for the device cookie
 
-bp = Blueprint("i18n", __name__)
+bp = Blueprint("languages", __name__)
 
 
 def select_locale() -> str:

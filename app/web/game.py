@@ -43,7 +43,7 @@ from app.web.htmx import is_htmx, vary_on_htmx
 from app.web.refusals import said, shown
 from app.web.shared_result import image_response, share_of
 
-bp = Blueprint("counter", __name__)
+bp = Blueprint("game", __name__)
 
 
 class RoundNumber(BaseConverter):
@@ -91,7 +91,7 @@ def create_game() -> ResponseReturnValue:
         )
     except rules.Refusal as refusal:  # the form's own, or names that cannot sit at a table
         return _new_game_form(form, refusal, status=422)
-    return _go_to(url_for("counter.game", public_id=game.public_id))
+    return _go_to(url_for("game.game", public_id=game.public_id))
 
 
 def _go_to(url: str) -> ResponseReturnValue:
@@ -137,7 +137,7 @@ def game(public_id: str) -> ResponseReturnValue:
     if not is_htmx() and any(key.startswith("heads-") for key in request.args):
         carried = carried_heads(request.args, rules.MAX_PLAYERS)
         session[CARRIED] = [public_id, {str(seat): heads for seat, heads in carried.items()}]
-        return redirect(url_for("counter.game", public_id=public_id), 303)
+        return redirect(url_for("game.game", public_id=public_id), 303)
     kept_for, heads = session.pop(CARRIED, None) or (None, {})
     carried = {int(seat): value for seat, value in heads.items()} if kept_for == public_id else {}
     found, helped = reads.game_to_score(public_id, current_device_hash(), carried)
@@ -267,7 +267,7 @@ def edit_round(public_id: str, number: int) -> ResponseReturnValue:
         status = 409 if isinstance(refused, saved_game.GameChanged) else 422
         return _edit_form(refused.game, number, form.typed(), refused.refusal, status=status)
     flash(_("Manche %(number)s modifiée.", number=number), "info")
-    return redirect(url_for("counter.game", public_id=public_id), 303)
+    return redirect(url_for("game.game", public_id=public_id), 303)
 
 
 def _edit_form(
@@ -301,7 +301,7 @@ def result_image(public_id: str) -> Response:
 def rematch(public_id: str) -> ResponseReturnValue:
     """Start a new game with the same players and rules."""
     new = games.rematch(public_id, current_device_hash())
-    return redirect(url_for("counter.game", public_id=new.public_id), 303)
+    return redirect(url_for("game.game", public_id=new.public_id), 303)
 
 
 @bp.get("/healthz")
@@ -320,7 +320,7 @@ def healthz() -> ResponseReturnValue:
 def _game_page(found: saved_game.SavedGame, **context: Any) -> str:
     """Render a game: its live part for htmx, the whole page otherwise."""
     template = "game/_game_update.html" if is_htmx() else "game/game.html"
-    image = url_for("counter.result_image", public_id=found.public_id)
+    image = url_for("game.result_image", public_id=found.public_id)
     share = share_of(found, image)
     return render_template(template, game=found, sheet=found.scoresheet, share=share, **context)
 
@@ -330,7 +330,7 @@ def _answer_write(
 ) -> ResponseReturnValue:
     """Answer a write that went through: the game's live part for htmx, else a redirect."""
     if not is_htmx():
-        return redirect(url_for("counter.game", public_id=found.public_id), 303)
+        return redirect(url_for("game.game", public_id=found.public_id), 303)
     response = current_app.make_response(
         _game_page(found, focus_entry=True, announcement=announcement)
     )

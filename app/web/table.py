@@ -114,7 +114,7 @@ def join(token: str) -> ResponseReturnValue:
         game = tables.join(token, claim_device())
     except saved_game.GameNotFound:
         return _private(current_app.make_response(render_error(404, _stopped())))
-    return _private(redirect(url_for("counter.game", public_id=game.public_id), 303))
+    return _private(redirect(url_for("game.game", public_id=game.public_id), 303))
 
 
 @bp.get("/parties/<public_id>/direct")

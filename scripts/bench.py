@@ -45,7 +45,7 @@ from browser import (
     new_context,
 )
 
-from tests.servers import ROOT, running  # the real server, as `make run` starts it
+from scripts.lib.servers import ROOT, running  # the real server, as `make run` starts it
 
 DOC = ROOT / "docs" / "performance.md"
 WORKERS = int(os.environ.get("WORKERS", "2"))  # the Makefile's, as for `make run`

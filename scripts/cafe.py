@@ -19,10 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.cafe import Followers, half_sent, still_open
-from tests.reliability.conftest import Phone, empty_database, round_form
-from tests.reliability.test_busy_cafe import PLAYERS, stream_path
-from tests.servers import running
+from scripts.lib.cafe import Followers, half_sent, still_open
+from scripts.lib.phones import PLAYERS, Phone, empty_database, round_form, stream_path
+from scripts.lib.servers import running
 
 
 def rounds(phone: Phone, game: str, count: int) -> list[float]:

@@ -1,6 +1,6 @@
 """End-to-end fixtures: the real app under gunicorn on a migrated database, and a phone-sized Chromium.
 
-The server (tests/servers.py) runs once for the whole session, on SQLite. Tests stay apart
+The server (scripts/lib/servers.py) runs once for the whole session, on SQLite. Tests stay apart
 without a database per test: each one uses a fresh browser context, that is a new device, and a
 device only ever sees its own games.
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.servers import Gunicorn, migrate, server_env
+from scripts.lib.servers import Gunicorn, migrate, server_env
 
 # Chromium's headless shell first: the same Blink as the full browser without its windowing
 # parts, what Playwright itself runs headless; half the CPU of the full `chromium` here (e2e 361

@@ -13,9 +13,10 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .layout import problems
+from scripts.lib.layout import problems
+from scripts.lib.showcase import LAST_ROUND, NAMES, ROUNDS, evening
+
 from .pages import GamePage, NewGamePage, game_started
-from .showcase import LAST_ROUND, NAMES, ROUNDS, evening
 
 SIZES = {
     "phone": (360, 640),

@@ -14,10 +14,11 @@ import time
 
 import pytest
 
-from tests.cafe import Followers, get, half_sent, still_open
-from tests.servers import running
+from scripts.lib.cafe import Followers, get, half_sent, still_open
+from scripts.lib.phones import PLAYERS, Phone, round_form, stored_games, stream_path
+from scripts.lib.servers import running
 
-from .conftest import Phone, csrf_token, round_form, running_server, stored_games
+from .conftest import running_server
 
 pytestmark = pytest.mark.slow
 
@@ -25,19 +26,6 @@ HALF_SENT = 200
 TABLES = 30
 FOLLOWERS_PER_TABLE = 10
 ARRIVAL_SECONDS = 5.0  # « within 5 s » of the scoring phone's answer (ui-contract, Following)
-PLAYERS = [f"Joueur {seat}" for seat in range(1, 11)]
-_FOLLOW_ADDRESS = re.compile(r'<a href="https?://[^"/]+(/suivre/[A-Za-z0-9_-]+)"')
-_STREAM = re.compile(r'data-follow-stream="([^"]+)"')
-
-
-def stream_path(phone: Phone, game: str) -> str:
-    """Share the game from its phone; return the path of its live stream."""
-    page = phone.get(f"/parties/{game}")
-    assert phone.post(f"/parties/{game}/partage", {"csrf_token": csrf_token(page.text)}).ok
-    address = _FOLLOW_ADDRESS.search(phone.get(f"/parties/{game}/partage").text)
-    assert address, "no follow address on the share page"
-    follow_page = phone.get(address.group(1))
-    return _STREAM.search(follow_page.text).group(1).replace("&amp;", "&")
 
 
 def test_rounds_are_answered_while_200_requests_stay_half_sent(served_database, tmp_path):

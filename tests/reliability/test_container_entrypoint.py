@@ -17,9 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.servers import BIN, ROOT, Server, clean_env, free_port
+from scripts.lib.phones import Phone, drop_database, round_form, stored_games
+from scripts.lib.servers import BIN, ROOT, Server, clean_env, free_port
 
-from .conftest import Phone, drop_database, empty_database, round_form, stored_games
+from .conftest import empty_database
 
 pytestmark = pytest.mark.slow
 

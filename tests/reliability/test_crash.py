@@ -18,9 +18,8 @@ from dataclasses import dataclass, field
 import pytest
 import requests
 
-from tests.servers import Gunicorn, migrate, server_env
-
-from .conftest import Database, Phone, round_form, stored_games
+from scripts.lib.phones import Database, Phone, round_form, stored_games
+from scripts.lib.servers import Gunicorn, migrate, server_env
 
 pytestmark = pytest.mark.slow
 

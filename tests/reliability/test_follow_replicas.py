@@ -15,9 +15,10 @@ from collections.abc import Iterator
 import pytest
 import requests
 
-from tests.servers import migrate, server_env
+from scripts.lib.phones import Phone, csrf_token, round_form
+from scripts.lib.servers import migrate, server_env
 
-from .conftest import Phone, csrf_token, empty_database, round_form, running_server
+from .conftest import empty_database, running_server
 
 pytestmark = pytest.mark.slow
 

@@ -21,10 +21,11 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.cafe import Followers, get, half_sent, still_open
-from tests.servers import ROOT, free_port, migrate, server_env
+from scripts.lib.cafe import Followers, get, half_sent, still_open
+from scripts.lib.phones import Database, Phone, round_form, stored_games
+from scripts.lib.servers import ROOT, free_port, migrate, server_env
 
-from .conftest import Database, Phone, empty_database, round_form, running_server, stored_games
+from .conftest import empty_database, running_server
 from .test_busy_cafe import stream_path
 
 pytestmark = pytest.mark.slow

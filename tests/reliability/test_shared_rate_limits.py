@@ -19,9 +19,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tests.servers import Gunicorn, free_port
+from scripts.lib.phones import Phone, csrf_token
+from scripts.lib.servers import Gunicorn, free_port
 
-from .conftest import Phone, csrf_token, running_server
+from .conftest import running_server
 
 pytestmark = pytest.mark.slow
 

@@ -140,20 +140,6 @@ def test_statistics_open_from_home_and_sort_by_a_column(page: Page):
 # --- Chart ----------------------------------------------------------------------------------------
 
 
-def test_the_chart_is_drawn_with_its_accessible_name_and_fits_the_phone(page: Page):
-    game = game_started(page, NAMES, [5, 6, 7])
-    expect(chart(page)).to_have_count(1)
-
-    game.play_round(NAMES, [10, 0, 3], 2)
-
-    drawing = chart(page)
-    expect(drawing).to_be_visible()
-    expect(drawing).to_have_accessible_name(re.compile("Alice 15.*Bruno 6.*Chloé 10"))
-    box = drawing.bounding_box()
-    assert box is not None and 0 < box["width"] <= 360
-    assert game.has_no_sideways_scroll()
-
-
 # --- Export and import ----------------------------------------------------------------------------
 
 

@@ -28,23 +28,30 @@ FOLLOWERS_PER_TABLE = 10
 ARRIVAL_SECONDS = 5.0  # « within 5 s » of the scoring phone's answer (ui-contract, Following)
 
 
-def test_rounds_are_answered_while_200_requests_stay_half_sent(served_database, tmp_path):
-    with running_server(served_database, tmp_path, workers=2) as server:
-        phone = Phone(server.url, timeout=10)
-        game = phone.start_game(["Ana", "Bob", "Chloé"])
-        token, number = phone.open_game(game)
-        with half_sent(server.port, HALF_SENT) as stalled:
-            answers = [
-                phone.post(
-                    f"/parties/{game}/manches",
-                    round_form(token, number + n, (n, 1, 2)),
-                    htmx=True,
-                )
-                for n in range(5)
-            ]
-            newcomer = Phone(server.url, timeout=10)  # a phone that arrives meanwhile
-            home = newcomer.get("/")
-            held = still_open(stalled)
+@pytest.fixture(scope="module")
+def server(served_database, tmp_path_factory):
+    """The default server (2 workers) on each backend, for the two tests of a busy evening."""
+    folder = tmp_path_factory.mktemp("server")
+    with running_server(served_database, folder, workers=2) as server:
+        yield server
+
+
+def test_rounds_are_answered_while_200_requests_stay_half_sent(served_database, server):
+    phone = Phone(server.url, timeout=10)
+    game = phone.start_game(["Ana", "Bob", "Chloé"])
+    token, number = phone.open_game(game)
+    with half_sent(server.port, HALF_SENT) as stalled:
+        answers = [
+            phone.post(
+                f"/parties/{game}/manches",
+                round_form(token, number + n, (n, 1, 2)),
+                htmx=True,
+            )
+            for n in range(5)
+        ]
+        newcomer = Phone(server.url, timeout=10)  # a phone that arrives meanwhile
+        home = newcomer.get("/")
+        held = still_open(stalled)
 
     assert [answer.status_code for answer in answers] == [200] * 5
     assert home.status_code == 200
@@ -52,30 +59,29 @@ def test_rounds_are_answered_while_200_requests_stay_half_sent(served_database, 
     assert sorted(stored_games(served_database)[game].rounds) == [1, 2, 3, 4, 5]
 
 
-def test_thirty_tables_of_ten_followers_see_each_round_live(served_database, tmp_path):
-    with running_server(served_database, tmp_path, workers=2) as server:
-        phones = [Phone(server.url, timeout=10) for _ in range(TABLES)]
-        games = [phone.start_game(PLAYERS) for phone in phones]
-        paths = [stream_path(phone, game) for phone, game in zip(phones, games, strict=True)]
-        followers = Followers(server.port)
-        try:
-            tables = [[followers.open(path) for _ in range(FOLLOWERS_PER_TABLE)] for path in paths]
-            everyone = [stream for table in tables for stream in table]
-            assert followers.read_until(lambda: all(s.opened for s in everyone), within=30), [
-                s.data[:200] for s in everyone if not s.opened
-            ][:3]
-            for phone, game in zip(phones, games, strict=True):
-                token, number = phone.open_game(game)
-                answer = phone.post(
-                    f"/parties/{game}/manches", round_form(token, number, range(1, 11)), htmx=True
-                )
-                assert answer.status_code == 200
-            arrived = followers.read_until(
-                lambda: all(s.events("partie") >= 1 for s in everyone), within=ARRIVAL_SECONDS
+def test_thirty_tables_of_ten_followers_see_each_round_live(served_database, server):
+    phones = [Phone(server.url, timeout=10) for _ in range(TABLES)]
+    games = [phone.start_game(PLAYERS) for phone in phones]
+    paths = [stream_path(phone, game) for phone, game in zip(phones, games, strict=True)]
+    followers = Followers(server.port)
+    try:
+        tables = [[followers.open(path) for _ in range(FOLLOWERS_PER_TABLE)] for path in paths]
+        everyone = [stream for table in tables for stream in table]
+        assert followers.read_until(lambda: all(s.opened for s in everyone), within=30), [
+            s.data[:200] for s in everyone if not s.opened
+        ][:3]
+        for phone, game in zip(phones, games, strict=True):
+            token, number = phone.open_game(game)
+            answer = phone.post(
+                f"/parties/{game}/manches", round_form(token, number, range(1, 11)), htmx=True
             )
-            late = sum(1 for s in everyone if not s.events("partie"))
-        finally:
-            followers.close_all()
+            assert answer.status_code == 200
+        arrived = followers.read_until(
+            lambda: all(s.events("partie") >= 1 for s in everyone), within=ARRIVAL_SECONDS
+        )
+        late = sum(1 for s in everyone if not s.events("partie"))
+    finally:
+        followers.close_all()
 
     assert arrived, f"{late} of {len(everyone)} followers saw no round within {ARRIVAL_SECONDS} s"
     stored = stored_games(served_database)

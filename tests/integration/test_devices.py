@@ -127,6 +127,18 @@ def every_game_route(public_id):
         ("POST", f"{url}/manches/1", {"version": "1", **round_data(1, [9, 9])}, {}),
         ("GET", f"{url}/export.csv", None, {}),
         ("GET", f"{url}/export.json", None, {}),
+        ("GET", f"{url}/resultat.png", None, {}),
+        ("POST", f"{url}/supprimer", {}, {}),
+        ("GET", f"{url}/compter?cartes=55", None, {}),
+        ("GET", f"{url}/assistant", None, {}),
+        ("POST", f"{url}/assistant/rangees", {"number": "1", "row-0": "1", "row-1": "2"}, {}),
+        ("POST", f"{url}/assistant/tours", {"turn": "1", "card-0": "50", "card-1": "75"}, {}),
+        ("POST", f"{url}/assistant/choix", {"turn": "1", "row": "1"}, {}),
+        ("POST", f"{url}/assistant/annuler", {"turn": "1"}, {}),
+        ("GET", f"{url}/partage", None, {}),
+        ("POST", f"{url}/partage", {}, {}),
+        ("POST", f"{url}/partage/arreter", {}, {}),
+        ("GET", f"{url}/inviter", None, {}),
     ]
 
 

@@ -7,7 +7,6 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from .axe import expect_accessible
 from .pages import GamePage, control, game_started
 
 pytestmark = pytest.mark.e2e
@@ -92,16 +91,6 @@ def test_stopping_the_share_tells_the_follower_at_once(new_context, scorer: Game
     screen.stop.click()
     expect(screen.address).to_have_count(0)
     expect(follower.get_by_role("alert")).to_contain_text("arrêté", timeout=LIVE_MS)
-
-
-def test_the_share_and_follow_screens_have_no_wcag_22_aa_violation(new_context, scorer):
-    screen = share(scorer)
-    address = screen.follow_address()
-    expect_accessible(screen.page, "sharing")
-    follower = new_context().new_page()
-    follower.goto(address)
-    expect(follower.get_by_role("table", name="Scores")).to_be_visible()
-    expect_accessible(follower, "following")
 
 
 def test_a_follower_gets_no_cookie_but_the_language_it_chooses_and_reads_that_language(

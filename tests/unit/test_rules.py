@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from app import rules
@@ -23,7 +23,6 @@ from app.rules import (
 )
 
 # Hypothesis: default number of examples, but no per-example deadline (shared 2-core CI machine).
-properties = settings(deadline=None)
 
 NAMES = ("Alice", "Bruno", "Chloé", "David", "Emma", "Farid", "Gaëlle", "Hugo", "Inès", "Jules")
 
@@ -545,7 +544,6 @@ def expected_over(sheet: Scoresheet) -> bool:
     return any(total > game_rules.limit for total in totals)
 
 
-@properties
 @given(scoresheets())
 def test_totals_are_the_column_sums(sheet):
     expected = [sum(r[seat] for r in sheet.rounds) for seat in range(len(sheet.players))]
@@ -555,7 +553,6 @@ def test_totals_are_the_column_sums(sheet):
         assert sheet.running_totals[-1] == expected
 
 
-@properties
 @given(scoresheets())
 def test_running_totals_are_the_sums_of_the_rounds_so_far(sheet):
     for played, running in enumerate(sheet.running_totals, start=1):
@@ -563,7 +560,6 @@ def test_running_totals_are_the_sums_of_the_rounds_so_far(sheet):
     assert len(sheet.running_totals) == len(sheet.rounds)
 
 
-@properties
 @given(scoresheets())
 def test_leaders_are_exactly_the_seats_at_the_minimum_total(sheet):
     if not sheet.rounds:
@@ -575,13 +571,11 @@ def test_leaders_are_exactly_the_seats_at_the_minimum_total(sheet):
     assert sheet.leaders == {seat for seat, total in enumerate(totals) if total == lowest}
 
 
-@properties
 @given(scoresheets())
 def test_the_game_ends_exactly_when_its_end_rule_is_met(sheet):
     assert sheet.is_over == expected_over(sheet)
 
 
-@properties
 @given(scoresheets())
 def test_winners_are_leaders_and_exist_exactly_when_the_game_is_over(sheet):
     assert sheet.winners <= sheet.leaders
@@ -590,7 +584,6 @@ def test_winners_are_leaders_and_exist_exactly_when_the_game_is_over(sheet):
         assert sheet.winners == sheet.leaders
 
 
-@properties
 @given(scoresheets())
 def test_crossers_are_the_seats_past_the_limit_once_the_game_is_over(sheet):
     game_rules = sheet.rules
@@ -606,7 +599,6 @@ def test_crossers_are_the_seats_past_the_limit_once_the_game_is_over(sheet):
     assert sheet.crossers  # a limit game only ends because someone crossed it
 
 
-@properties
 @given(scoresheets(max_rounds=8), st.data())
 def test_with_round_equals_a_sheet_built_with_all_rounds(sheet, data):
     heads_taken = data.draw(
@@ -634,7 +626,6 @@ def typed_rounds(draw):
     return players, pro, values
 
 
-@properties
 @given(typed_rounds())
 def test_a_round_is_accepted_exactly_when_it_is_within_the_bounds(table):
     players, pro, values = table
@@ -650,7 +641,6 @@ def test_a_round_is_accepted_exactly_when_it_is_within_the_bounds(table):
         assert accepted == values
 
 
-@properties
 @given(st.integers(2, 10), st.booleans(), st.data())
 def test_check_round_raises_nothing_but_invalid_round_for_any_numbers(players, pro, data):
     values = data.draw(st.lists(st.integers(-(10**6), 10**6), max_size=players + 2))
@@ -664,7 +654,6 @@ def test_check_round_raises_nothing_but_invalid_round_for_any_numbers(players, p
         assert accepted == values
 
 
-@properties
 @given(st.lists(st.text(max_size=40), max_size=14))
 def test_seated_names_are_trimmed_distinct_and_between_2_and_10(typed):
     try:

@@ -14,7 +14,7 @@ import json
 from datetime import datetime
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from app import rules
@@ -28,8 +28,6 @@ from app.services.transfer import (
     games_csv,
     parse_export,
 )
-
-properties = settings(deadline=None, max_examples=60)
 
 CREATED = datetime(2026, 11, 29, 19, 5, 0, 123456)
 
@@ -218,7 +216,6 @@ def valid_games(draw) -> SavedGame:
     )
 
 
-@properties
 @given(st.lists(valid_games(), max_size=4))
 def test_any_valid_games_round_trip(games):
     back = parse_export(export_json(games).encode())

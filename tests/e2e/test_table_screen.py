@@ -54,16 +54,6 @@ def test_a_game_of_a_number_of_rounds_has_no_gauge(page: Page):
     expect(game.scoreboard.get_by_role("meter")).to_have_count(0)
 
 
-def test_a_blank_field_counts_as_zero(page: Page):
-    game = start(page)
-
-    game.heads_field("Bruno").fill("4")
-    game.validate.click()
-
-    expect(game.round_line(1)).to_be_visible()
-    game.expect_totals({"Alice": 0, "Bruno": 4, "Chloé": 0})
-
-
 def test_while_a_round_is_sent_the_button_shows_it(page: Page):
     game = start(page)
     held: list[Route] = []

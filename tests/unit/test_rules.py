@@ -204,82 +204,62 @@ def test_a_round_summing_exactly_the_round_maximum_is_accepted():
     assert check_round(typed, names(6)) == [117, 10, 0, 0, 0, 0]
 
 
-def test_two_players_cannot_take_80_heads_between_them():
+@pytest.mark.parametrize(
+    "typed, fields, whole",
+    [
+        pytest.param([40, 40], set(), "au plus 79", id="2 players over 79 together"),
+        pytest.param([0, 0, 0], set(), "", id="nobody took a head"),
+        pytest.param([3], set(), "", id="a player missing"),
+        pytest.param([3, -1, 4], {1}, None, id="negative, at its seat"),
+        pytest.param([98, -1, 200], {0, 1, 2}, None, id="each bad value its message"),
+    ],
+)
+def test_a_round_is_refused_at_the_seats_or_as_a_whole(typed, fields, whole):
     with pytest.raises(Refusal) as refused:
-        check_round([40, 40], names(2))
+        check_round(typed, names(len(typed) if len(typed) > 1 else 3))
 
-    assert "au plus 79" in str(refused.value.whole[0])
-
-
-def test_a_round_where_nobody_took_a_head_is_refused():
-    with pytest.raises(Refusal) as refused:
-        check_round([0, 0, 0], names(3))
-
-    assert refused.value.fields == {}
-    assert len(refused.value.whole) == 1
-
-
-def test_a_missing_player_is_refused():
-    with pytest.raises(Refusal) as refused:
-        check_round([3], names(3))
-
-    assert refused.value.whole
-
-
-def test_a_negative_value_is_refused_and_names_its_seat():
-    with pytest.raises(Refusal) as refused:
-        check_round([3, -1, 4], names(3))
-
-    assert set(refused.value.fields) == {1}
-
-
-def test_every_bad_value_gets_its_own_message():
-    with pytest.raises(Refusal) as refused:
-        check_round([98, -1, 200], names(3))
-
-    assert set(refused.value.fields) == {0, 1, 2}
+    assert set(refused.value.fields) == fields
+    if whole is not None:
+        assert refused.value.whole and whole in str(refused.value.whole[0])
 
 
 # --- seat_players -----------------------------------------------------------------------------
 
 
-def test_names_are_seated_in_the_order_typed():
-    assert seat_players(["Alice", "Bruno", "Chloé"]) == ["Alice", "Bruno", "Chloé"]
+@pytest.mark.parametrize(
+    "typed, seated",
+    [
+        pytest.param(["Alice", "Bruno", "Chloé"], ["Alice", "Bruno", "Chloé"], id="in order"),
+        pytest.param(["", "Alice", "  ", "Bruno", "\t"], ["Alice", "Bruno"], id="blanks ignored"),
+        pytest.param(["  Anne   Marie ", "Jean\t Luc"], ["Anne Marie", "Jean Luc"], id="spaces"),
+        pytest.param(["A" * 30, "Bruno"], ["A" * 30, "Bruno"], id="30 characters"),
+        pytest.param(
+            ["   " + "A" * 30 + "   ", "Bruno"], ["A" * 30, "Bruno"], id="30 once trimmed"
+        ),
+        pytest.param([*NAMES, "", ""], list(NAMES), id="10 players"),
+    ],
+)
+def test_names_are_seated_in_the_order_typed_trimmed_without_blanks(typed, seated):
+    assert seat_players(typed) == seated
 
 
-def test_blank_fields_are_ignored():
-    assert seat_players(["", "Alice", "  ", "Bruno", "\t"]) == ["Alice", "Bruno"]
-
-
-def test_surrounding_spaces_are_dropped_and_inner_spaces_collapsed():
-    assert seat_players(["  Anne   Marie ", "Jean\t Luc"]) == ["Anne Marie", "Jean Luc"]
-
-
-@pytest.mark.parametrize("again", ["alice", "ALICE", "  Alice  ", " aLiCe"])
-def test_a_duplicate_name_is_refused_ignoring_case_and_surrounding_spaces(again):
+@pytest.mark.parametrize(
+    "typed, seat",
+    [
+        *(
+            pytest.param(["Alice", "Bruno", again], 2, id=f"again {again!r}")
+            for again in ["alice", "ALICE", "  Alice  ", " aLiCe"]
+        ),
+        pytest.param(["Anne Marie", "anne   marie"], 1, id="inner spaces"),
+        pytest.param(["Alice", "", "Bruno", "", "alice"], 4, id="the field as typed"),
+    ],
+)
+def test_a_duplicate_name_is_refused_ignoring_case_and_spaces_at_its_field(typed, seat):
     with pytest.raises(Refusal) as refused:
-        seat_players(["Alice", "Bruno", again])
+        seat_players(typed)
 
-    assert set(refused.value.fields) == {2}
+    assert set(refused.value.fields) == {seat}
     assert refused.value.whole == []
-
-
-def test_names_differing_only_by_inner_spaces_are_duplicates():
-    with pytest.raises(Refusal) as refused:
-        seat_players(["Anne Marie", "anne   marie"])
-
-    assert set(refused.value.fields) == {1}
-
-
-def test_an_error_points_at_the_field_as_typed_counting_blanks():
-    with pytest.raises(Refusal) as refused:
-        seat_players(["Alice", "", "Bruno", "", "alice"])
-
-    assert set(refused.value.fields) == {4}
-
-
-def test_a_name_of_30_characters_is_accepted():
-    assert seat_players(["A" * 30, "Bruno"]) == ["A" * 30, "Bruno"]
 
 
 def test_a_name_over_30_characters_is_refused():
@@ -290,20 +270,12 @@ def test_a_name_over_30_characters_is_refused():
     assert "30" in str(refused.value.fields[1])
 
 
-def test_the_length_limit_applies_after_spaces_are_trimmed():
-    assert seat_players(["   " + "A" * 30 + "   ", "Bruno"]) == ["A" * 30, "Bruno"]
-
-
 @pytest.mark.parametrize("typed", [[], ["Alice"], ["Alice", "", "  "]])
 def test_fewer_than_2_players_are_refused(typed):
     with pytest.raises(Refusal) as refused:
         seat_players(typed)
 
     assert refused.value.whole
-
-
-def test_10_players_are_accepted():
-    assert seat_players(list(NAMES) + ["", ""]) == list(NAMES)
 
 
 def test_more_than_10_players_are_refused():
@@ -328,51 +300,30 @@ def test_the_default_rules_end_above_66():
     assert GameRules() == GameRules(end=EndRule.ABOVE, limit=66, round_count=None, pro=False)
 
 
-def test_exactly_66_plays_on():
-    sheet = sheet_after([(40, 1), (26, 2)])
-
-    assert sheet.totals == [66, 3]
-    assert not sheet.is_over
-    assert sheet.winners == frozenset()
-
-
-def test_67_ends_the_game():
-    sheet = sheet_after([(40, 1), (26, 2), (1, 0)])
-
-    assert sheet.is_over
-    assert sheet.winners == frozenset({1})
-    assert sheet.crossers == frozenset({0})
-
-
-def test_66_ends_the_game_with_66_or_more():
-    sheet = sheet_after([(40, 1), (26, 2)], GameRules(end=EndRule.AT_OR_ABOVE))
-
-    assert sheet.is_over
-    assert sheet.winners == frozenset({1})
-    assert sheet.crossers == frozenset({0})
-
-
-def test_65_plays_on_with_66_or_more():
-    sheet = sheet_after([(40, 1), (25, 2)], GameRules(end=EndRule.AT_OR_ABOVE))
-
-    assert not sheet.is_over
+ABOVE_66, AT_66 = GameRules(), GameRules(end=EndRule.AT_OR_ABOVE)
 
 
 @pytest.mark.parametrize(
-    ("limit", "rounds", "over"),
+    ("game_rules", "rounds", "over"),
     [
-        (100, [(79, 0), (21, 0)], False),
-        (100, [(79, 0), (22, 0)], True),
-        (10, [(10, 0)], False),
-        (10, [(11, 0)], True),
-        (500, [(79, 0)] * 6 + [(26, 0)], False),
-        (500, [(79, 0)] * 6 + [(27, 0)], True),
+        pytest.param(ABOVE_66, [(40, 1), (26, 2)], False, id="66 plays on"),
+        pytest.param(ABOVE_66, [(40, 1), (26, 2), (1, 0)], True, id="67 ends"),
+        pytest.param(AT_66, [(40, 1), (26, 2)], True, id="66 ends with 66 or more"),
+        pytest.param(AT_66, [(40, 1), (25, 2)], False, id="65 plays on with 66 or more"),
+        pytest.param(GameRules(limit=100), [(79, 0), (21, 0)], False, id="100 plays on"),
+        pytest.param(GameRules(limit=100), [(79, 0), (22, 0)], True, id="101 ends"),
+        pytest.param(GameRules(limit=10), [(10, 0)], False, id="10 plays on"),
+        pytest.param(GameRules(limit=10), [(11, 0)], True, id="11 ends"),
+        pytest.param(GameRules(limit=500), [(79, 0)] * 6 + [(26, 0)], False, id="500 plays on"),
+        pytest.param(GameRules(limit=500), [(79, 0)] * 6 + [(27, 0)], True, id="501 ends"),
     ],
 )
-def test_another_limit_ends_the_game_only_above_it(limit, rounds, over):
-    sheet = sheet_after(rounds, GameRules(limit=limit))
+def test_a_limit_ends_the_game_once_passed_or_reached_as_chosen(game_rules, rounds, over):
+    sheet = sheet_after(rounds, game_rules)
 
     assert sheet.is_over is over
+    assert sheet.winners == (frozenset({1}) if over else frozenset())
+    assert sheet.crossers == (frozenset({0}) if over else frozenset())
 
 
 def test_a_game_of_3_rounds_ends_after_the_third_round_whatever_the_totals():

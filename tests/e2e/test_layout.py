@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from scripts.lib.layout import problems
-from scripts.lib.showcase import LAST_ROUND, NAMES, ROUNDS, evening
+from scripts.lib.showcase import LAST_ROUND, NAMES, ROUNDS
 
 from .pages import GamePage, NewGamePage, game_started
 
@@ -30,14 +30,9 @@ LANGUAGES = {"fr": ("fr-FR", "light"), "en": ("en-GB", "dark"), "de": ("de-DE", 
 
 
 @pytest.fixture(scope="module")
-def phone(browser: Browser, base_url: str) -> tuple[dict, dict[str, str]]:
-    """The evening played once on one phone: its cookies, and where each screen is."""
-    context = browser.new_context(locale="fr-FR", base_url=base_url)
-    context.set_default_timeout(15_000)
-    screens = evening(context.new_page()).screens()
-    state = context.storage_state()
-    context.close()
-    return state, screens
+def phone(evening_phone) -> tuple[dict, dict[str, str]]:
+    """The evening played once on one phone (tests/e2e/conftest.py, shared with axe's test)."""
+    return evening_phone
 
 
 def _at(browser: Browser, base_url: str, state: dict, size: str, language: str = "fr") -> Page:

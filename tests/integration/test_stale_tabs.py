@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .actions import HTMX, cancel_round, dump, game_url, play_round, play_rounds, start_game
+from .actions import cancel_round, dump, game_url, play_round, play_rounds, start_game
 from .html import field_labelled, parse, round_lines
 
 
@@ -39,11 +39,3 @@ def test_a_round_the_sheet_did_not_expect_says_why_and_keeps_the_values(
     assert says in alert and "déjà enregistrée" not in alert
     assert [field_labelled(page, name).get("value") for name in ("Alice", "Bob")] == ["4", "9"]
     assert round_lines(parse(client.get(game_url(game)).data)) == [[5, 7]]
-
-
-def test_a_repeated_cancel_says_already_cancelled(client, game):
-    cancel_round(client, game, 2)
-
-    response = client.post(f"{game_url(game)}/manches/annuler", data={"number": "2"}, headers=HTMX)
-
-    assert "La manche 2 était déjà annulée" in parse(response.data).text

@@ -7,7 +7,7 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlsplit
 
 from .actions import new_device, play_rounds, start_game
-from .html import Element, link, parse, table_named
+from .html import Element, accessible_text, link, parse, table_named
 
 COLUMNS = [
     "Joueur",
@@ -21,21 +21,6 @@ COLUMNS = [
     "Manches à 0",
     "Fins provoquées",
 ]
-
-
-def visible_name(element: Element) -> str:
-    """The accessible text of an element: what aria-hidden hides (sort arrows) is left out."""
-    parts: list[str] = []
-
-    def walk(node: Element) -> None:
-        for child in node.children:
-            if isinstance(child, str):
-                parts.append(child)
-            elif child.get("aria-hidden") != "true":
-                walk(child)
-
-    walk(element)
-    return " ".join("".join(parts).split())
 
 
 def statistics(client, query: str = "") -> Element:
@@ -55,13 +40,13 @@ def headers(page: Element) -> list[Element]:
 
 
 def header(page: Element, starts: str) -> Element:
-    (found,) = [th for th in headers(page) if visible_name(th).startswith(starts)]
+    (found,) = [th for th in headers(page) if accessible_text(th).startswith(starts)]
     return found
 
 
 def rows(page: Element) -> list[dict[str, str]]:
     """Return each line of the table as {column header: cell text}."""
-    names = [visible_name(th) for th in headers(page)]
+    names = [accessible_text(th) for th in headers(page)]
     lines = []
     for row in stats_table(page).find("tbody").find_all("tr"):
         cells = [row.find("th"), *row.find_all("td")]
@@ -121,7 +106,7 @@ def test_the_table_has_one_row_per_player_and_the_promised_columns(client):
 
     page = statistics(client)
 
-    assert [visible_name(th) for th in headers(page)] == COLUMNS
+    assert [accessible_text(th) for th in headers(page)] == COLUMNS
     assert all(th.get("scope") == "col" for th in headers(page))
     # Dan only played an unfinished game.
     assert sorted(by_player(page)) == ["alice", "bob", "carla"]

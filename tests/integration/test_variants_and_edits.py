@@ -17,6 +17,7 @@ from .actions import (
 )
 from .html import (
     Element,
+    accessible_text,
     button,
     field_labelled,
     form_of,
@@ -53,21 +54,6 @@ def fieldset_named(page: Element, legend: str) -> Element | None:
         if found is not None and found.text == legend:
             return fieldset
     return None
-
-
-def accessible_text(element: Element) -> str:
-    """Return the text a screen reader reads: what is hidden with aria-hidden is left out."""
-    parts: list[str] = []
-
-    def walk(node: Element) -> None:
-        for child in node.children:
-            if isinstance(child, str):
-                parts.append(child)
-            elif child.get("aria-hidden") != "true" and child.tag not in ("script", "style"):
-                walk(child)
-
-    walk(element)
-    return " ".join("".join(parts).split())
 
 
 def link_named(page: Element, name: str) -> Element | None:

@@ -1,6 +1,6 @@
 """`make bench`: what players feel on a phone's network, and what the server spends for it.
 
-The real server runs as `make run` starts it (tests/servers.py: gunicorn.conf.py, $WORKERS
+The real server runs as `make run` starts it (scripts/lib/servers.py: gunicorn.conf.py, $WORKERS
 workers) on a temporary SQLite database, rate limits off, on 127.0.0.1; games are set up through
 its own forms over HTTP. Chromium (Playwright), throttled by DevTools to a slow phone's network,
 times the tap on « Valider la manche » → new totals and a game page's first paint, and counts
@@ -49,7 +49,7 @@ from browser import (
     new_context,
 )
 
-from tests.servers import (  # the real server, as `make run` starts it
+from scripts.lib.servers import (  # the real server, as `make run` starts it
     BIN,
     ROOT,
     Server,

@@ -31,11 +31,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from scripts.lib.cafe import Followers, get, half_sent, still_open
+from scripts.lib.phones import PLAYERS, Phone, csrf_token, empty_database, round_form, stream_path
+from scripts.lib.servers import running
 from scripts.seed import Shape, sheet_of
-from tests.cafe import Followers, get, half_sent, still_open
-from tests.reliability.conftest import Phone, csrf_token, empty_database, round_form
-from tests.reliability.test_busy_cafe import PLAYERS, stream_path
-from tests.servers import running
 
 
 def rounds(phone: Phone, game: str, count: int) -> list[float]:

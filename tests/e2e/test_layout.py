@@ -1,5 +1,5 @@
 """What a person sees, at every size (ui-contract « What a person sees, at every size »): every
-screen whole at five sizes in three languages, the sheet's columns, the big screen, and where
+screen whole at five sizes in two languages, the sheet's columns, the big screen, and where
 the eyes land after an action.
 
 The light and the dark theme share every size and rule of the layout (app.css changes colours
@@ -13,9 +13,10 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .layout import problems
+from scripts.lib.layout import problems
+from scripts.lib.showcase import LAST_ROUND, NAMES, ROUNDS
+
 from .pages import GamePage, NewGamePage, game_started
-from .showcase import LAST_ROUND, NAMES, ROUNDS, evening
 
 SIZES = {
     "phone": (360, 640),
@@ -25,18 +26,14 @@ SIZES = {
     "tv": (1920, 1080),
 }
 NEW_PHONE = {"cookies": [], "origins": []}
-LANGUAGES = {"fr": ("fr-FR", "light"), "en": ("en-GB", "dark"), "de": ("de-DE", "dark")}
+# English words are shorter than French and German ones: fr and de are the ones that could not fit.
+LANGUAGES = {"fr": ("fr-FR", "light"), "de": ("de-DE", "dark")}
 
 
 @pytest.fixture(scope="module")
-def phone(browser: Browser, base_url: str) -> tuple[dict, dict[str, str]]:
-    """The evening played once on one phone: its cookies, and where each screen is."""
-    context = browser.new_context(locale="fr-FR", base_url=base_url)
-    context.set_default_timeout(15_000)
-    screens = evening(context.new_page()).screens()
-    state = context.storage_state()
-    context.close()
-    return state, screens
+def phone(evening_phone) -> tuple[dict, dict[str, str]]:
+    """The evening played once on one phone (tests/e2e/conftest.py, shared with axe's test)."""
+    return evening_phone
 
 
 def _at(browser: Browser, base_url: str, state: dict, size: str, language: str = "fr") -> Page:

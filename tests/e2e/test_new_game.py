@@ -74,12 +74,10 @@ def test_blank_name_fields_are_ignored(page: Page):
 @pytest.mark.parametrize(
     ("names", "refused_seat", "message"),
     [
+        # the other refusals: tests/integration/test_new_game.py and tests/unit/test_rules.py
         (["Alice", " alice "], 2, "déjà à la table"),
-        (["Alice", ""], None, "au moins 2"),
     ],
-    # A name over 30 characters cannot be typed (maxlength, below); the server's refusal of one
-    # sent anyway is tested in tests/integration/test_new_game.py.
-    ids=["duplicate-ignoring-case-and-spaces", "fewer-than-2"],
+    ids=["duplicate-ignoring-case-and-spaces"],
 )
 def test_names_that_cannot_start_a_game_are_refused_and_kept(
     page: Page, names, refused_seat, message

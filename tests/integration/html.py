@@ -115,6 +115,21 @@ def parse(markup: str | bytes) -> Element:
 # --- The game page, read through its accessible names ---------------------------------------------
 
 
+def accessible_text(element: Element) -> str:
+    """Return the text a screen reader reads: what is hidden with aria-hidden is left out."""
+    parts: list[str] = []
+
+    def walk(node: Element) -> None:
+        for child in node.children:
+            if isinstance(child, str):
+                parts.append(child)
+            elif child.get("aria-hidden") != "true" and child.tag not in ("script", "style"):
+                walk(child)
+
+    walk(element)
+    return " ".join("".join(parts).split())
+
+
 def table_named(page: Element, caption: str) -> Element | None:
     for table in page.find_all("table"):
         found = table.find("caption")

@@ -6,7 +6,7 @@ import pytest
 
 from app import rules
 
-from .actions import game_page, game_url, new_device, start_game
+from .actions import game_page, game_url, start_game
 from .html import button, field_labelled, link, parse, status_text
 
 NAMES = ["Alice", "Bruno", "Chloé"]
@@ -87,10 +87,6 @@ def test_heads_typed_before_counting_come_back_with_the_count(client, public_id)
 
     assert [field_labelled(counted, name).get("value") for name in NAMES] == ["4", "10", "7"]
     assert [field_labelled(back, name).get("value") for name in NAMES] == ["4", "", "7"]
-
-
-def test_another_device_cannot_count_in_a_game(client, app, public_id):
-    assert new_device(app).get(f"{game_url(public_id)}/compter").status_code == 404
 
 
 def test_the_rules_are_linked_from_home_and_give_the_heads_of_every_card(client, public_id):

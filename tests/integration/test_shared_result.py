@@ -12,7 +12,7 @@ from PIL import Image
 
 from app.web.result_image import HEIGHT, WIDTH
 
-from .actions import cancel_round, game_url, new_device, play_round, play_rounds, start_game
+from .actions import cancel_round, game_url, play_round, play_rounds, start_game
 from .html import link, parse
 from .test_follow import share, stop
 
@@ -70,13 +70,6 @@ def test_a_game_in_progress_offers_no_result_and_no_image(client):
         is None
     )
     assert client.get(f"{game_url(public_id)}/resultat.png").status_code == 404
-
-
-def test_the_image_is_only_for_the_device_that_has_the_game(app, client, game):
-    image_url = f"{game_url(game)}/resultat.png"
-
-    assert new_device(app).get(image_url).status_code == 404
-    assert app.test_client().get(image_url).status_code == 404  # no cookie at all
 
 
 def test_the_image_is_asked_again_and_changes_with_the_game(client, game):

@@ -10,7 +10,9 @@ import threading
 import pytest
 import requests
 
-from .conftest import Phone, csrf_token, running_server
+from scripts.lib.phones import Phone, csrf_token
+
+from .conftest import running_server
 from .test_concurrency import _all_at_once
 
 pytestmark = pytest.mark.slow

@@ -7,14 +7,12 @@ property compares the whole computation with a plain model written here.
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from app import rules
 from app.rules import EndRule, GameRules, Scoresheet
 from app.services.statistics import DEFAULT_SORT, SORTS, PlayerStats, player_stats, sorted_stats
-
-properties = settings(deadline=None)
 
 
 def sheet(players, *rounds, game_rules=GameRules()):
@@ -260,7 +258,6 @@ def finished_or_not_games(draw) -> Scoresheet:
     return game
 
 
-@properties
 @given(st.lists(finished_or_not_games(), max_size=6))
 def test_figures_match_a_plain_model(games):
     model: dict[str, dict] = {}

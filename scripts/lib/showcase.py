@@ -1,5 +1,5 @@
 """An evening on one phone, every screen in it: the screens the layout tests look at
-(tests/e2e/test_layout.py) and scripts/screenshots.py draws, at every size.
+(tests/e2e/test_layout.py, tests/e2e/test_accessibility.py) and scripts/screenshots.py draws, at every size.
 
 `evening(page)` plays it once through the phone's own requests (fast: what is looked at is the
 screens, not the way there) and returns where each screen is; a context made later with the same
@@ -9,11 +9,12 @@ storage state is the same phone, in any language or size.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from playwright.sync_api import Page, expect
 
-from .pages import game_started
+_HIDDEN_FIELD = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)">')
 
 # Long real names (German words and names are long too), two near the 30 characters a name may
 # have: a name is never cut, never clipped.
@@ -70,6 +71,24 @@ class Evening:
             "invite": f"{self.playing}/inviter",
             "join": self.join,
         }
+
+
+def game_started(page: Page, names: Sequence[str], *rounds: Sequence[int]) -> None:
+    """Open a game already started by this phone, these rounds played.
+
+    The new-game form and each round's are sent as requests of the phone's own (its cookies, the
+    hidden fields as the page gives them), then the game is opened."""
+    form = page.request.get("/parties/nouvelle")
+    fields = dict(_HIDDEN_FIELD.findall(form.text()))
+    fields.update({f"players-{seat}": name for seat, name in enumerate(names)})
+    started = page.request.post("/parties", form=fields)  # 303, followed to the game
+    assert started.ok and "/parties/" in started.url, (started.status, started.url)
+    for number, heads in enumerate(rounds, start=1):
+        typed = {f"heads-{seat}": str(value) for seat, value in enumerate(heads)}
+        token = {"csrf_token": fields["csrf_token"], "number": str(number)}
+        played = page.request.post(f"{started.url}/manches", form={**token, **typed})
+        assert played.ok and played.url == started.url, (number, played.status, played.url)
+    page.goto(started.url)
 
 
 def _path(url: str) -> str:

@@ -53,9 +53,16 @@ def claim_device() -> str:
 
 # What anyone with a follow address may open (app/follow.py): read-only, so a follower's phone
 # is given no device token there, nor a session (app/security.py): no identifier for watching.
-# The scorer address's page too (app/web/table.py): a phone gets its token when it joins.
+# The scorer address's page too (app/web/table.py): a phone gets its token when it joins. And the
+# offline page, which every service worker fetches when it installs, a follower's too.
 FOLLOWER_PAGES = frozenset(
-    {"follow.follow", "follow.live_updates", "follow.result_image", "table.join_page"}
+    {
+        "follow.follow",
+        "follow.live_updates",
+        "follow.result_image",
+        "table.join_page",
+        "pwa.offline_page",
+    }
 )
 
 

@@ -53,10 +53,16 @@ def claim_device() -> str:
 
 # What anyone with a follow address may open (app/web/follow.py): read-only, so a follower's
 # phone is given no device token there, nor a session (app/platform/security.py): no identifier
-# for watching.
-# The scorer address's page too (app/web/table.py): a phone gets its token when it joins.
+# for watching. The scorer address's page too (app/web/table.py): a phone gets its token when it
+# joins. And the offline page, which every service worker fetches when it installs.
 FOLLOWER_PAGES = frozenset(
-    {"follow.follow", "follow.live_updates", "follow.result_image", "table.join_page"}
+    {
+        "follow.follow",
+        "follow.live_updates",
+        "follow.result_image",
+        "table.join_page",
+        "installed_app.offline_page",
+    }
 )
 
 

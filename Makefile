@@ -14,21 +14,28 @@ CATALOGS := $(wildcard app/translations/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGS:.po=.mo)
 
 # Installs come from uv.lock (exact versions; pyproject.toml holds the ranges), by uv, itself pinned
-# and installed by pip into the virtualenv. The app is installed editable: app/ finds templates/,
-# static/ and migrations/ beside it. `make run` installs the app's dependencies alone; the targets
-# that need the test group (pytest, Playwright, Hypothesis, ruff, mypy…) install it too.
+# and installed by pip into the virtualenv. `make run` installs the app's dependencies alone and
+# runs app/ from here (flask, gunicorn and `python -m` find it in the current folder); the targets
+# that need the test group (pytest, Playwright, Hypothesis, ruff, mypy…) install it too, and the
+# app itself, editable (app/ finds templates/, static/ and migrations/ beside it).
 # --inexact: uv leaves pip, uv itself and the test group in place.
 UV_VERSION := 0.13.9
 UV := $(BIN)/uv
 SYNC := UV_PROJECT_ENVIRONMENT=$(VENV) $(UV) sync --inexact --quiet
+PIP := --quiet --disable-pip-version-check
 
+# The virtualenv without pip of its own (ensurepip's copy took a third of a fresh `make run`'s
+# setup, docs/performance.md): the system's pip installs uv into it, and uv the rest; where the
+# system has no pip, the virtualenv gets its own as before.
 $(VENV)/.uv-$(UV_VERSION):
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+	test -x $(BIN)/python || $(PYTHON) -m venv --without-pip $(VENV)
+	$(PYTHON) -m pip --python $(BIN)/python install $(PIP) uv==$(UV_VERSION) 2>/dev/null \
+		|| { $(BIN)/python -m ensurepip --default-pip >/dev/null && $(BIN)/python -m pip install $(PIP) uv==$(UV_VERSION); }
 	touch $@
 
+# Not the app itself (--no-install-project): it would need setuptools fetched and a build.
 $(VENV)/.installed: pyproject.toml uv.lock | $(VENV)/.uv-$(UV_VERSION)
-	$(SYNC) --frozen --no-default-groups
+	$(SYNC) --frozen --no-default-groups --no-install-project
 	touch $@
 
 # --locked: fails when uv.lock no longer matches pyproject.toml (then `make lock`).
@@ -42,8 +49,7 @@ lock: $(VENV)/.uv-$(UV_VERSION)
 
 ## run: serve the counter with gunicorn on SQLite (instance/) or $$DATABASE_URL
 run: $(VENV)/.installed $(COMPILED)
-	$(BIN)/flask --app app db upgrade
-	$(BIN)/python -m app.platform.banner
+	$(BIN)/python -m app.platform.banner --upgrade
 	exec $(BIN)/gunicorn --config gunicorn.conf.py --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile - --no-control-socket "app:create_app()"
 
 ## lint: ruff (lint and format check) and mypy (strict on app/rules.py)
@@ -87,8 +93,9 @@ translations: $(VENV)/.installed
 ## catalogs: compile the translations (make run/test do it; for running pytest by hand)
 catalogs: $(COMPILED)
 
-app/translations/%/LC_MESSAGES/messages.mo: app/translations/%/LC_MESSAGES/messages.po | $(VENV)/.installed
-	$(BIN)/pybabel compile --statistics -l $* -i $< -o $@
+# All of them in one process (&: a grouped target): one start of Python and Babel, not three.
+$(COMPILED) &: $(CATALOGS) | $(VENV)/.installed
+	$(BIN)/pybabel compile --statistics -d app/translations
 
 # Lighthouse and vnu-jar, pinned in package-lock.json; the checker runs on Java.
 node_modules/.installed: package.json package-lock.json

@@ -2,6 +2,11 @@
 start the real server (gunicorn reads ./gunicorn.conf.py when started from the project's root;
 the workers' count, the address and the logs come from each command line)."""
 
+import contextlib
+import io
+import os
+import socket
+
 # gevent workers: each connection is a greenlet of its worker, not a thread. A follow page's live
 # stream (Server-Sent Events, open for the whole evening) and a client that sends half a request
 # and stops (a phone on a bad Wi-Fi, or someone on the café's network doing it on purpose) each
@@ -23,3 +28,61 @@ keepalive = 75
 # themselves (their phones reconnect to another worker); a round is done in milliseconds, and an
 # idle kept-alive connection (a phone between two taps) would otherwise hold the stop this long.
 graceful_timeout = 5
+
+# Seconds a request's body has to arrive whole once its head has (a round is a few hundred bytes,
+# the largest import 2 MB: on a slow phone, seconds). The gevent worker only times the head: a
+# client announcing 60 kB and sending a byte every 10 s held its connection forever (2,000 of
+# them made /healthz time out). Such a body is answered 408 and its connection closed.
+body_timeout = float(os.environ.get("GUNICORN_BODY_TIMEOUT", "30"))
+_LARGEST_BODY = 4 * 1024 * 1024  # past Flask's own caps (MAX_IMPORT_LENGTH): Flask answers 413
+
+
+def post_worker_init(worker):
+    """Read each request's body within body_timeout before the app sees it (gevent workers)."""
+    if "ggevent" in type(worker).__module__:  # other workers give no greenlet to time out
+        worker.wsgi = _BodyDeadline(worker.wsgi, body_timeout)
+
+
+class _BodyDeadline:
+    """WSGI middleware: the body is read whole within the deadline, then handed on in memory."""
+
+    def __init__(self, app, seconds):
+        self.app = app
+        self.seconds = seconds
+
+    def __call__(self, environ, start_response):
+        import gevent
+
+        length = environ.get("CONTENT_LENGTH") or ""
+        chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+        if not chunked and (not length.isdigit() or not 0 < int(length) <= _LARGEST_BODY):
+            return self.app(environ, start_response)
+        try:
+            with gevent.Timeout(self.seconds):
+                body = environ["wsgi.input"].read(_LARGEST_BODY + 1)
+        except gevent.Timeout:
+            said = "Envoi trop lent\u202f: la demande n’est pas arrivée à temps. Réessayez.\n"
+            body = said.encode()
+            start_response(
+                "408 Request Timeout",
+                [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(body)))],
+            )
+            return _Closing(body, environ.get("gunicorn.socket"))
+        environ["wsgi.input"] = io.BytesIO(body)
+        environ["CONTENT_LENGTH"] = str(len(body))
+        return self.app(environ, start_response)
+
+
+class _Closing(list):
+    """An answer after which its connection ends: gunicorn drops a `Connection: close` given by
+    the app, and would wait for the rest of the body before reading the next request."""
+
+    def __init__(self, body, sock):
+        super().__init__([body])
+        self.sock = sock
+
+    def close(self):
+        # Called once the answer is written: the next read of this connection finds its end.
+        if self.sock is not None:
+            with contextlib.suppress(OSError):
+                self.sock.shutdown(socket.SHUT_RD)

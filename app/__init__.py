@@ -11,7 +11,6 @@ from typing import Any
 from flask import Flask
 from sqlalchemy import event, exc
 from sqlalchemy.engine import Engine
-from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import Map
 
 from app.platform import devices, languages, live, security, static_files
@@ -23,6 +22,7 @@ from app.platform.config import (
     local_secret_key,
 )
 from app.platform.extensions import csrf, db, limiter, migrate
+from app.platform.proxies import TrustedProxyFix
 from app.web import filters
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,7 +71,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
             raise RuntimeError("SECRET_KEY must be set in production (PRODUCTION=1).")
         app.config["SECRET_KEY"] = local_secret_key(app.instance_path)
     if app.config["PROXY_FIX"]:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]
+        trusted = app.config["TRUSTED_PROXIES"]
+        app.wsgi_app = TrustedProxyFix(app.wsgi_app, trusted)  # type: ignore[method-assign]
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
@@ -87,9 +88,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         live.init_app(app, db.engine)
 
     from app.platform import installed_app
-    from app.web import assistant, errors, follow, game, history, table
+    from app.web import assistant, errors, follow, game, history, rounds, table
 
     app.register_blueprint(game.bp)
+    app.register_blueprint(rounds.bp)  # recording, cancelling, restoring, correcting rounds
     app.register_blueprint(history.bp)  # past games, statistics, export and import
     app.register_blueprint(assistant.bp)  # the round assistant, counting heads, the rules
     app.register_blueprint(installed_app.bp)  # the installed app: manifest and service worker

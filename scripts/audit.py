@@ -1,6 +1,6 @@
 """`make audit`: Lighthouse (mobile) and the W3C Nu HTML checker on the pages a table sees.
 
-Starts gunicorn as `make run` does (tests/servers.py) on a fresh database in a temporary folder, with one device
+Starts gunicorn as `make run` does (scripts/lib/servers.py) on a fresh database in a temporary folder, with one device
 holding a game in progress and a finished game, then audits the home page, the game in progress
 and the finished game. Prints the scores and the audits that fall short, and writes them into
 docs/performance.md. Exits non-zero when a target is missed (performance, accessibility and
@@ -99,7 +99,7 @@ def calibrated_slowdown(benchmark_index: float) -> float:
 
     Lighthouse's default 4× assumes a high-end desktop (benchmarkIndex 1500-2000) and aims at a
     mid-tier phone (125-800); on a slower host 4× emulates a far slower phone than intended
-    (docs/throttling.md in the Lighthouse repository: "Calibrating the CPU slowdown").
+    (throttling.md of the Lighthouse repository’s docs: "Calibrating the CPU slowdown").
     """
     return round(max(1.0, min(4.0, benchmark_index / 450)), 1)
 
@@ -163,7 +163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from bench import WORKERS, write_doc
     from seed import new_device
 
-    from tests.servers import running
+    from scripts.lib.servers import running
 
     folder = Path(tempfile.mkdtemp(prefix="sqp-audit-"))
     try:

@@ -1,6 +1,6 @@
 """`make bench`: what players feel on a phone's network, and what the server spends for it.
 
-The real server runs as `make run` starts it (tests/servers.py: gunicorn.conf.py, $WORKERS
+The real server runs as `make run` starts it (scripts/lib/servers.py: gunicorn.conf.py, $WORKERS
 workers) on a temporary SQLite database, rate limits off, on 127.0.0.1; games are set up through
 its own forms over HTTP. Chromium (Playwright), throttled by DevTools to a slow phone's network,
 times the tap on « Valider la manche » → new totals and a game page's first paint, and counts
@@ -15,6 +15,9 @@ each is measured).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import http.server
+import json
 import os
 import re
 import shutil
@@ -23,8 +26,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,7 +49,14 @@ from browser import (
     new_context,
 )
 
-from tests.servers import ROOT, running  # the real server, as `make run` starts it
+from scripts.lib.servers import (  # the real server, as `make run` starts it
+    BIN,
+    ROOT,
+    Server,
+    clean_env,
+    free_port,
+    running,
+)
 
 DOC = ROOT / "docs" / "performance.md"
 WORKERS = int(os.environ.get("WORKERS", "2"))  # the Makefile's, as for `make run`
@@ -59,6 +70,7 @@ CONNECTIONS, SECONDS = 16, 5  # wrk's, for each slice
 SUBMISSION_GAMES = 1000  # rounds go to them in turn: a game's next one leaves seconds later
 TARGET_TAP_RATIO, TARGET_PAINT_MS = 1.15, 2 * RTT_MS + 100
 TARGET_FIRST_VISIT, TARGET_REPEAT_VISIT = 25 * 1024, 6 * 1024
+TARGET_HELLO_RATIO = 0.08  # the game page's requests per second, of a bare hello's
 
 
 def write_doc(section: str, text: str) -> None:
@@ -96,8 +108,8 @@ class Phone:
             assert answer.status_code == 200, answer.status_code
 
     def cookie_header(self) -> str:
-        """Its device and session (not `styles`: every page then holds the stylesheet)."""
-        return "; ".join(f"{k}={v}" for k, v in self.http.cookies.items() if k != "styles")
+        """Its cookies: the device's and the session's."""
+        return "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
 
     def device_cookie(self) -> dict:
         return {"name": "appareil", "value": self.http.cookies["appareil"], "url": self.url}
@@ -160,13 +172,142 @@ def first_visits(browser, phone: Phone, path: str) -> list[Visit]:
                 again = networks[-1].mark()
                 page.goto(path, wait_until="load")
                 page.wait_for_timeout(300)
+                cookies = c.cookies()
         first = networks[1].since(0, again)
-        blocking = [r for r in first if r.kind in ("Document", "Stylesheet")]
-        document = sum(r.server_ms for r in blocking if r.kind == "Document")
-        connections = sum(r.new_connection for r in blocking)
         repeat = networks[1].since(again)
-        visits.append(Visit(paints[1], connections, document, first, repeat, paints[0]))
+        visit = Visit(paints[1], *_blocking(first), first, repeat, paints[0])
+        # The same phone after its browser evicted the cache: every cookie kept, no file, no
+        # service worker (evicted with its cache).
+        with new_context(browser, phone.url, None, service_worker=False) as c:
+            c.add_cookies(cookies)
+            page = c.new_page()
+            network = Network(page)
+            page.goto(path, wait_until="load")
+            page.wait_for_timeout(300)
+            visit.evicted = Visit(
+                page.evaluate(FIRST_PAINT), *_blocking(network.since(0)), [], [], 0
+            )
+        visits.append(visit)
     return visits
+
+
+def _blocking(requests_: list) -> tuple[int, float]:
+    """New connections of the document and its stylesheets, and the document's server time."""
+    blocking = [r for r in requests_ if r.kind in ("Document", "Stylesheet")]
+    document = sum(r.server_ms for r in blocking if r.kind == "Document")
+    return sum(r.new_connection for r in blocking), document
+
+
+# The least a page can be: what this browser and machine spend on any page, the game's aside.
+FLOOR_PAGE = (
+    '<!doctype html><html lang="fr"><meta charset="utf-8"><meta name="viewport" '
+    'content="width=device-width, initial-scale=1"><title>6 qui prend</title>'
+    "<p>Compteur « 6 qui prend ! »</p>"
+).encode()
+
+
+@contextlib.contextmanager
+def floor_server() -> Iterator[str]:
+    """Serve FLOOR_PAGE from Python's own HTTP server on loopback; yield its address."""
+
+    class OneLine(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(FLOOR_PAGE)))
+            self.end_headers()
+            self.wfile.write(FLOOR_PAGE)
+
+        def log_message(self, *args) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), OneLine)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def floor_paints(browser) -> list[Visit]:
+    """First contentful paints of FLOOR_PAGE, unthrottled and throttled, each from a new context."""
+    visits = []
+    with floor_server() as url:
+        for _ in range(PAINT_SAMPLES):
+            paints = []
+            for throttled in (False, True):
+                with new_context(browser, url, None, service_worker=False) as context:
+                    page = context.new_page()
+                    network = Network(page, throttled=throttled)
+                    page.goto("/", wait_until="load")
+                    paints.append(page.evaluate(FIRST_PAINT))
+            visits.append(Visit(paints[1], *_blocking(network.since(0)), [], [], paints[0]))
+    return visits
+
+
+# What Chromium's renderer does from the navigation to the first paint, by kind of work.
+TRACE_CATEGORIES = ["devtools.timeline", "blink.user_timing", "loading", "v8"]
+TRACE_KINDS = {
+    "ParseHTML": "parsing HTML",
+    "ParseAuthorStyleSheet": "parsing CSS",
+    "UpdateLayoutTree": "style recalculation",
+    "Layout": "layout",
+    "PrePaint": "pre-paint",
+    "Paint": "paint",
+    "Layerize": "layerize",
+    "EvaluateScript": "scripts",
+    "v8.compile": "scripts",
+    "FunctionCall": "scripts",
+    "v8.run": "scripts",
+}
+
+
+def render_trace(browser, url: str, path: str, cookie: dict | None) -> dict[str, float]:
+    """Record a performance trace of a cold page, unthrottled; return ms per kind of work on
+    the renderer's main thread up to the first contentful paint (nested events counted once,
+    in the outermost kind), and `first paint`: the navigation to that paint."""
+    with new_context(browser, url, cookie, service_worker=False) as context:
+        page = context.new_page()
+        browser.start_tracing(page=page, categories=TRACE_CATEGORIES)
+        page.goto(path, wait_until="load")
+        page.wait_for_timeout(300)
+        events = json.loads(browser.stop_tracing())["traceEvents"]
+    start = next(e["ts"] for e in events if e["name"] == "navigationStart")
+    paint = next(e for e in events if e["name"] == "firstContentfulPaint")
+    main = [e for e in events if e["pid"] == paint["pid"] and e["tid"] == paint["tid"]]
+    spans = sorted(
+        (e["ts"], e["ts"] + e.get("dur", 0), TRACE_KINDS[e["name"]])
+        for e in main
+        if e.get("ph") == "X" and e["name"] in TRACE_KINDS and start <= e["ts"] < paint["ts"]
+    )
+    figures: dict[str, float] = {"first paint": (paint["ts"] - start) / 1000}
+    outer_end = 0
+    for begin, end, kind in spans:
+        if begin >= outer_end:  # not inside the previous outermost event
+            figures[kind] = figures.get(kind, 0) + (end - begin) / 1000
+            outer_end = end
+    busy = sum(value for kind, value in figures.items() if kind != "first paint")
+    figures["other main-thread work and waiting"] = figures["first paint"] - busy
+    return figures
+
+
+def render_traces(browser, phone: Phone, path: str) -> dict[str, dict[str, float]]:
+    """Medians of PAINT_SAMPLES traces of the game page and of the floor page."""
+    traced: dict[str, list[dict[str, float]]] = {"game": [], "floor": []}
+    with floor_server() as floor:
+        for _ in range(PAINT_SAMPLES):
+            traced["game"].append(render_trace(browser, phone.url, path, phone.device_cookie()))
+            traced["floor"].append(render_trace(browser, floor, "/", None))
+    return {
+        page: {
+            kind: statistics.median(trace.get(kind, 0) for trace in traces)
+            for kind in dict.fromkeys(k for trace in traces for k in trace)
+        }
+        for page, traces in traced.items()
+    }
 
 
 # --- the server under wrk ---------------------------------------------------------------------
@@ -224,9 +365,39 @@ def wrk(server, path: str, connections: int, seconds: float, *options: str) -> L
     return Load(rate, count, errors, p50, 1000 * spent / max(count, 1))
 
 
+HELLO_APP = """from flask import Flask
+
+app = Flask(__name__)
+
+
+@app.get("/", defaults={"path": ""})
+@app.get("/<path:path>")
+def hello(path):
+    return "Hello"
+"""
+
+
+@contextlib.contextmanager
+def hello_server(folder: Path) -> Iterator[Server]:
+    """A bare Flask hello on the same gunicorn, as `make run` starts it (gunicorn.conf.py, the
+    same workers and access log): what any page costs this server, the app's work aside."""
+    (folder / "hello_app.py").write_text(HELLO_APP)
+    port = free_port()
+    command = [str(BIN / "gunicorn"), "--config", str(ROOT / "gunicorn.conf.py")]
+    command += ["--workers", str(WORKERS), "--bind", f"127.0.0.1:{port}", "--access-logfile", "-"]
+    command += ["--chdir", str(folder), "hello_app:app"]
+    server = Server(command, clean_env(), folder / "hello.log", port)
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+
+
 def server_load(server, phone: Phone, folder: Path, slices: int) -> dict[str, Load]:
-    """wrk on a 10-player game page of 20 rounds (one connection, then 16) and on rounds
-    recorded (htmx, 16 connections), slice after slice; the median slice of each."""
+    """wrk on a 10-player game page of 20 rounds (one connection, then 16), on a bare Flask
+    hello (16 connections, the same gunicorn) and on rounds recorded (htmx, 16 connections),
+    slice after slice; the median slice of each."""
     players, rounds = BIG_GAME
     big = phone.start_game([f"Joueur {seat + 1}" for seat in range(players)])
     phone.play(big, [[(seat * 3 + n) % 5 for seat in range(players)] for n in range(rounds)])
@@ -238,10 +409,14 @@ def server_load(server, phone: Phone, folder: Path, slices: int) -> dict[str, Lo
     page = f"/parties/{big}"
     wrk(server, page, CONNECTIONS, 1, *headers)  # not counted: every worker's threads warm
     database = sqlite3.connect(folder / "bench.sqlite")
-    measured: dict[str, list[Load]] = {"alone": [], "page": [], "round": []}
+    measured: dict[str, list[Load]] = {"alone": [], "page": [], "hello": [], "round": []}
+    hello = contextlib.ExitStack()
+    hello_server_ = hello.enter_context(hello_server(folder))
+    wrk(hello_server_, "/", CONNECTIONS, 1)  # not counted either
     for _ in range(slices):
         measured["alone"].append(wrk(server, page, 1, SECONDS, *headers))
         measured["page"].append(wrk(server, page, CONNECTIONS, SECONDS, *headers))
+        measured["hello"].append(wrk(hello_server_, "/", CONNECTIONS, SECONDS, *headers))
         query = "SELECT public_id, (SELECT count(*) FROM round WHERE game_id = game.id) FROM game"
         stored = dict(database.execute(query).fetchall())
         todo.write_text("".join(f"{game} {stored[game] + 1}\n" for game in games))
@@ -256,6 +431,7 @@ def server_load(server, phone: Phone, folder: Path, slices: int) -> dict[str, Lo
             load.errors += abs(load.requests - recorded)
         measured["round"].append(load)
     database.close()
+    hello.close()
     figures = {}
     for name, loads in measured.items():
         figures[name] = sorted(loads, key=lambda load: load.per_second)[len(loads) // 2]
@@ -300,44 +476,85 @@ def report_taps(unthrottled: list[Tap], throttled: list[Tap], pause: float, typi
     ]
 
 
-def report_visits(visits: list[Visit]) -> list[str]:
-    def median(figure) -> float:
-        return statistics.median(figure(visit) for visit in visits)
+def report_visits(visits: list[Visit], floor: list[Visit]) -> list[str]:
+    def median(figure, of=visits) -> float:
+        return statistics.median(figure(visit) for visit in of)
 
     def size(visit: str, bodies: bool = False) -> float:
         return median(lambda v: sum(r.down - bodies * r.headers_down for r in getattr(v, visit)))
 
-    felt, first, repeat = median(lambda v: v.felt), size("first", True), size("repeat", True)
+    first, repeat = size("first", True), size("repeat", True)
     sample = visits[len(visits) // 2]
     files = ", ".join(f"{r.path.split('/')[-1]} {r.down} B" for r in sample.first)
+    evicted = [visit.evicted for visit in visits if visit.evicted]
+    floor_paint = median(lambda v: v.paint, floor)
+    rows = [("a game page, first visit (the device's cookie only)", visits)]
+    rows += [("the same phone after its browser evicted the cache (every cookie kept)", evicted)]
+    rows += [("the floor: a page of one line from Python's http.server", floor)]
+    paint, evicted_paint = median(lambda v: v.paint), median(lambda v: v.paint, evicted)
     return [
-        f"**First contentful paint of a game page from an empty cache** (median of {len(visits)} "
-        f"new contexts): {median(lambda v: v.paint):.0f} ms in Chromium (samples "
-        f"{_ms(v.paint for v in visits)}; unthrottled {median(lambda v: v.unthrottled):.0f} ms), "
-        f"+ {median(lambda v: v.connections):.0f} × {RTT_MS} ms for the new connections of the "
-        f"document and its stylesheets, + the document's server time "
-        f"({median(lambda v: v.server_ms):.0f} ms) = felt **{felt:.0f} ms** (target ≤ "
-        f"{TARGET_PAINT_MS} ms: {_met(felt <= TARGET_PAINT_MS)}).",
+        f"**First contentful paint from an empty cache**, side by side in this run (medians of "
+        f"{len(visits)} new contexts each; Chromium's figure, then + one RTT per new connection of "
+        f"the document and its stylesheets, + the document's server time, hidden by DevTools = "
+        f"felt on a real network):",
+        "",
+        "| page | throttled | felt | unthrottled | new connections (document, stylesheets) "
+        "| samples (throttled) |",
+        "|---|---:|---:|---:|---:|---|",
+        *(
+            f"| {label} | **{median(lambda v: v.paint, of):.0f} ms** | "
+            f"{median(lambda v: v.felt, of):.0f} ms | "
+            f"{f'{median(lambda v: v.unthrottled, of):.0f} ms' if of is not evicted else '—'} | "
+            f"{median(lambda v: v.connections, of):.0f} | {_ms(v.paint for v in of)} |"
+            for label, of in rows
+        ),
+        "",
+        f"First visit − floor: **{paint - floor_paint:+.0f} ms** (target ≤ 50: "
+        f"{_met(paint - floor_paint <= 50)}); evicted cache − floor: **{evicted_paint - floor_paint:+.0f}"
+        f" ms** (target ≤ 50 + one RTT = {50 + RTT_MS}: "
+        f"{_met(evicted_paint - floor_paint <= 50 + RTT_MS)}); first visit felt: "
+        f"{median(lambda v: v.felt):.0f} ms (target ≤ {TARGET_PAINT_MS} ms: "
+        f"{_met(median(lambda v: v.felt) <= TARGET_PAINT_MS)}).",
         "",
         f"**Bytes of a visit to that page** (plain HTTP, so gzip: Chromium asks for brotli only "
         f"over HTTPS; the service worker's downloads not counted): first visit "
         f"{_kb(size('first'))} with headers, **{_kb(first)}** of bodies (target ≤ "
         f"{_kb(TARGET_FIRST_VISIT)}: {_met(first <= TARGET_FIRST_VISIT)}; {files}); repeat "
-        f"visit {_kb(size('repeat'))} with headers, **{_kb(repeat)}** of bodies (target ≤ "
-        f"{_kb(TARGET_REPEAT_VISIT)}: {_met(repeat <= TARGET_REPEAT_VISIT)}; "
-        f"{sum(r.cached for r in sample.repeat)} files from the cache).",
+        f"visit without a service worker {_kb(size('repeat'))} with headers, **{_kb(repeat)}** "
+        f"of bodies ({sum(r.cached for r in sample.repeat)} files from the cache; the page holds "
+        f"its stylesheet unless the service worker says it has it: "
+        f"tests/performance/test_bytes.py holds the 6 KB budget with one).",
+    ]
+
+
+def report_trace(traces: dict[str, dict[str, float]]) -> list[str]:
+    game, floor = traces["game"], traces["floor"]
+    kinds = [k for k in dict.fromkeys([*game, *floor]) if k != "first paint"]
+    return [
+        f"**Where Chromium's time goes before the first paint**, unthrottled, from a performance "
+        f"trace (Playwright's `browser.start_tracing`, categories {', '.join(TRACE_CATEGORIES)}): "
+        f"the renderer's main thread from `navigationStart` to `firstContentfulPaint`, medians of "
+        f"{PAINT_SAMPLES} cold loads each, ms.",
+        "",
+        "| work | game page | floor |",
+        "|---|---:|---:|",
+        f"| **navigation → first paint** | **{game['first paint']:.1f}** | "
+        f"**{floor['first paint']:.1f}** |",
+        *(f"| {kind} | {game.get(kind, 0):.1f} | {floor.get(kind, 0):.1f} |" for kind in kinds),
     ]
 
 
 def report_server(figures: dict[str, Load], slices: int) -> list[str]:
+    ratio = figures["page"].per_second / figures["hello"].per_second
     page = "a game page, {} players, {} rounds".format(*BIG_GAME)
     labels = {
         "alone": (f"**{page}**, one request at a time", 1),
         "page": (f"**{page}**", CONNECTIONS),
+        "hello": ("a bare Flask hello, the same gunicorn", CONNECTIONS),
         "round": ("a round played (htmx submission, answered with the game's part)", CONNECTIONS),
     }
     return [
-        f"**The server** (for scale, no target): wrk on keep-alive connections, median of {slices} "
+        f"**The server** (a target for the game page against the hello, below; the rest for scale): wrk on keep-alive connections, median of {slices} "
         f"slice(s) of {SECONDS} s; server CPU per request: the user + system time of gunicorn's "
         f"master and workers (/proc/<pid>/stat) over the requests answered.",
         "",
@@ -348,6 +565,9 @@ def report_server(figures: dict[str, Load], slices: int) -> list[str]:
             f"{load.per_second:.0f} | {load.p50_ms:.1f} ms |"
             for name, load in figures.items()
         ),
+        "",
+        f"Game page / hello: **{ratio:.1%}** of the requests per second (target ≥ "
+        f"{TARGET_HELLO_RATIO:.0%}: {_met(ratio >= TARGET_HELLO_RATIO)}).",
     ]
 
 
@@ -390,7 +610,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                         print("First paint and bytes of a game page, empty cache…", flush=True)
                         phone.play(game := phone.start_game(), ROUNDS[: args.rounds])
                         visits = first_visits(browser, phone, f"/parties/{game}")
-                        lines += [*report_visits(visits), ""]
+                        floor = floor_paints(browser)
+                        lines += [*report_visits(visits, floor), ""]
+                        print("Performance traces of the cold page and the floor…", flush=True)
+                        traces = render_traces(browser, phone, f"/parties/{game}")
+                        lines += [*report_trace(traces), ""]
             if "server" in only:
                 print("The server under wrk…", flush=True)
                 figures = server_load(server, phone, folder, slices)

@@ -173,6 +173,7 @@ class Visit:
     first: list[Request]
     repeat: list[Request]
     unthrottled: float  # the same first paint without throttling: this machine's own part
+    evicted: Visit | None = None  # the same phone after its browser evicted the cache
 
     @property
     def felt(self) -> float:

@@ -21,10 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import load
 
-from tests.cafe import Followers
-from tests.reliability.conftest import Phone, empty_database
-from tests.reliability.test_busy_cafe import stream_path
-from tests.servers import running
+from scripts.lib.cafe import Followers
+from scripts.lib.phones import Phone, empty_database, stream_path
+from scripts.lib.servers import running
 
 
 def main() -> int:

@@ -38,7 +38,7 @@ import requests
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.servers import running  # the real server, as `make run` starts it
+from scripts.lib.servers import running  # the real server, as `make run` starts it
 
 HOST = "127.0.0.1"
 PLAYERS = ["Ana", "Bob", "Chloé", "Dan", "Eve"]

@@ -10,7 +10,7 @@ requests, the errors and the latency percentiles. Exits 1 if any request failed.
 
 A server given by --url must run with rate limits off (FLASK_RATELIMIT_ENABLED=false): a single
 address sending hundreds of rounds a minute is exactly what they exist to stop. --serve starts
-the real server as `make run` does (tests/servers.py) on a temporary SQLite database, rate
+the real server as `make run` does (scripts/lib/servers.py) on a temporary SQLite database, rate
 limits off, and stops it after the run. See docs/reliability.md.
 """
 
@@ -35,7 +35,7 @@ import requests
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.servers import running  # the real server, as `make run` starts it
+from scripts.lib.servers import running  # the real server, as `make run` starts it
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 ROUND_NUMBER = re.compile(r'<form id="round-form".*?name="number" value="(\d+)"', re.S)

@@ -1,13 +1,13 @@
 """Draw every screen at every size, in the light and the dark theme, and say what looks broken.
 
-Runs the real app (tests/servers.py: gunicorn on a temporary SQLite database), plays an evening
-on one phone (tests/e2e/showcase.py: ten players with long names, a game in progress, a game
+Runs the real app (scripts/lib/servers.py: gunicorn on a temporary SQLite database), plays an evening
+on one phone (scripts/lib/showcase.py: ten players with long names, a game in progress, a game
 over, the assistant waiting for a choice, a follow address), then opens each screen at
-360 × 640, 640 × 360, 768 × 1024, 1280 × 800 and 1920 × 1080 and writes what is in view:
+360 × 640, 390 × 844, 640 × 360, 768 × 1024, 1280 × 800 and 1920 × 1080 and writes what is in view:
     .venv/bin/python scripts/screenshots.py                  # docs/screenshots/<screen>-<size>-<theme>.png
     .venv/bin/python scripts/screenshots.py --language de    # in German, to /tmp/screenshots-de
     .venv/bin/python scripts/screenshots.py --only game,follow --out /tmp/shots
-Each picture's problems (tests/e2e/layout.py: a word cut across lines, a clipped name, the page
+Each picture's problems (scripts/lib/layout.py: a word cut across lines, a clipped name, the page
 scrolling sideways, an overlap) are printed; the layout tests fail on them.
 """
 
@@ -22,11 +22,11 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.e2e.layout import problems
-from tests.e2e.showcase import evening
-from tests.servers import ROOT, running  # the real server, as `make run` starts it
+from scripts.lib.layout import problems
+from scripts.lib.servers import ROOT, running  # the real server, as `make run` starts it
+from scripts.lib.showcase import evening
 
-SIZES = {"360x640": (360, 640), "640x360": (640, 360), "768x1024": (768, 1024),
+SIZES = {"360x640": (360, 640), "390x844": (390, 844), "640x360": (640, 360), "768x1024": (768, 1024),
          "1280x800": (1280, 800), "1920x1080": (1920, 1080)}  # fmt: skip
 LOCALES = {"fr": "fr-FR", "en": "en-GB", "de": "de-DE"}
 ARGS = ["--no-sandbox", "--disable-gpu"]

@@ -7,7 +7,7 @@
 "use strict";
 
 (() => {
-  // The texts are French here. app/assets.py writes one copy of this file per language, each
+  // The texts are French here. app/platform/static_files.py writes one copy of this file per language, each
   // `_("…")` translated from the catalogs: no catalog travels to the phone.
   const _ = (text) => text;
   const QUEUE = "sqp-en-attente"; // rounds waiting for the network, all games, oldest first
@@ -46,6 +46,12 @@
   const isRoundForm = (form) => form instanceof HTMLFormElement && form.id === "round-form";
   const isGameForm = (form) => form instanceof HTMLFormElement && form.matches("#game form[data-hx-post]");
 
+  // The service worker's copy of a game is the page as last loaded; the rounds played since came
+  // by htmx, and the last drawing has them. It replaces the copy now, before anyone types: a
+  // round typed into the copy's form would be for a round already played, and a form swapped
+  // away under a round being kept would leave its fields behind.
+  if (root.hasAttribute("data-offline-copy")) drawnLast();
+
   // The one line that says the network's state, before #game (outside htmx's swaps) or atop
   // other pages; hidden while there is nothing to say, so that a page's own status stays its one.
   const game = document.getElementById("game");
@@ -82,6 +88,21 @@
   // so the page keeps its last drawing too, for a reload without network.
   function remember(part) {
     store(LAST, JSON.stringify({ page, html: part.outerHTML }));
+  }
+
+  function drawnLast() {
+    let last = null;
+    try {
+      last = JSON.parse(load(LAST));
+    } catch {}
+    const copy = document.getElementById("game");
+    if (last?.page !== page || !copy) return;
+    const template = document.createElement("template");
+    template.innerHTML = last.html;
+    const part = template.content.getElementById("game");
+    if (!part) return;
+    copy.replaceWith(part);
+    window.htmx?.process(part);
   }
 
   // Run `action` with waiting.js. If it cannot load (no network before it was ever fetched),
@@ -152,6 +173,9 @@
     resume();
   });
   addEventListener("offline", () => say(""));
+  // Back or Forward to a page the browser kept whole: the sheet as it now stands (the server
+  // asks for no such copy of a game, but a browser may keep one all the same).
+  addEventListener("pageshow", (event) => event.persisted && game && navigator.onLine && withWaiting((module) => module.resume(true)));
   document.addEventListener("visibilitychange", () => document.visibilityState === "visible" && resume());
 
   const worker = "serviceWorker" in navigator && window.isSecureContext;

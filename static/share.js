@@ -1,6 +1,6 @@
 // The shared result (templates/game/_share_result.html): « Partager le résultat » opens the phone's
 // share sheet with the image as a file where it has one (a group chat then gets the picture);
-// elsewhere it opens the image, and « Copier » copies the text.
+// elsewhere it shows the image and its download, and « Copier » copies the text.
 // Loaded by the result itself, so a game in progress downloads none of it; the result may come
 // later (swapped in by htmx, or by the follow page's stream): its buttons are shown as it comes.
 // Without this file: the image, its download and the text.
@@ -37,9 +37,16 @@
     const button = event.target.closest?.("[data-share-file], [data-copy-result]");
     const section = button?.closest("[data-share-result]");
     if (!section) return;
-    // Without a share sheet for files, « Partager le résultat » opens the image, as without this file.
-    if (button.hasAttribute("data-share-file") && !files) return;
     event.preventDefault();
+    // Without a share sheet for files (a computer, an older phone), the person stays in the app:
+    // the image in view, its download focused, and a word on what to do (without this file, the
+    // link opens the image).
+    if (button.hasAttribute("data-share-file") && !files) {
+      section.querySelector("img").scrollIntoView({ block: "center" });
+      section.querySelector("a[download]").focus({ preventScroll: true });
+      section.querySelector("[data-share-status]").textContent = button.dataset.noShareSheet;
+      return;
+    }
     const text = section.querySelector("[data-share-text]").textContent.trim();
     try {
       if (button.hasAttribute("data-copy-result")) {

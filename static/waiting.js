@@ -6,14 +6,13 @@
 "use strict";
 
 (() => {
-  // The texts are French here; app/assets.py writes a copy per language, as for pwa.js.
+  // The texts are French here; app/platform/static_files.py writes a copy per language, as for pwa.js.
   const _ = (text) => text;
   const isPlural = (n) => n > 1;
   const ngettext = (one, other, n) => (isPlural(n) ? other : one);
   const fill = (text, values) => text.replace(/%\((\w+)\)s/g, (match, key) => values[key]);
   const list = (items) => new Intl.ListFormat(document.documentElement.lang).format(items);
   const QUEUE = "sqp-en-attente"; // as in pwa.js
-  const LAST = "sqp-derniere-partie";
   const sqp = window.sqp; // pwa.js's: the status line and what it says
   const page = location.pathname;
   const root = document.documentElement;
@@ -230,12 +229,17 @@
     document.querySelectorAll("[data-round-number]").forEach((element) => (element.textContent = item.number));
     const fields = fieldsIn(document);
     for (const field of fields) field.value = values[field.name] ?? "";
+    // Selected, as a field reached by Tab is: a digit typed now replaces the value (a caret
+    // before it, where a script's focus puts it, made « 1 » then « 9 » read « 19 »).
     fields[0]?.focus();
+    fields[0]?.select();
   }
 
-  function later() {
+  // Sooner or later, but not before the server said it could take it (Retry-After, in seconds).
+  function later(response) {
     clearTimeout(retryTimer);
-    retry = Math.min(retry * 2 || 2000, 60000);
+    const asked = 1000 * (+response?.headers.get("Retry-After") || 0);
+    retry = Math.max(Math.min(retry * 2 || 2000, 60000), Math.min(asked, 300000));
     retryTimer = setTimeout(flush, retry);
   }
 
@@ -262,7 +266,7 @@
       if (item.page === page && item.round && open && +item.number > +open) return;
       sqp.show();
       const response = await post(item);
-      if (!response || [429, 502, 503, 504].includes(response.status)) return later();
+      if (!response || [429, 502, 503, 504].includes(response.status)) return later(response);
       write(read().filter((old) => !same(old, item)));
       if (item.page !== page) continue;
       sent += 1;
@@ -324,24 +328,8 @@
     } catch {}
   }
 
-  // The service worker's copy of this page is as last loaded: the last drawing replaces it.
-  function drawnLast() {
-    let last = null;
-    try {
-      last = JSON.parse(localStorage.getItem(LAST));
-    } catch {}
-    if (last?.page !== page || !document.getElementById("game")) return;
-    const template = document.createElement("template");
-    template.innerHTML = last.html;
-    const part = template.content.getElementById("game");
-    if (!part) return;
-    document.getElementById("game").replaceWith(part);
-    window.htmx?.process(part);
-  }
-
   document.addEventListener("htmx:after:swap", () => (pristine = null)); // the server's new drawing
 
-  if (root.hasAttribute("data-offline-copy")) drawnLast();
   draw();
   sqp.show();
 

@@ -17,9 +17,22 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 from flask_migrate import upgrade
+from hypothesis import HealthCheck, settings
 
 from app import create_app
 from app.platform.extensions import db
+
+# One place for Hypothesis: no deadline (a shared CI machine is slow at times), 40 examples a
+# property; « fuzz » for the tests that send requests (settings.get_profile("fuzz")). HYPOTHESIS_PROFILE=thorough asks more.
+settings.register_profile("default", deadline=None, max_examples=40)
+settings.register_profile("thorough", deadline=None, max_examples=300)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+settings.register_profile(
+    "fuzz",
+    deadline=None,
+    max_examples=25,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 
 POSTGRES_URL = os.environ.get(
     "TEST_POSTGRES_URL"

@@ -39,9 +39,22 @@ class Config:
     # Games an import may add per hour (a file holds at most transfer.MAX_GAMES): a whole history.
     RATELIMIT_IMPORTED_GAMES = "5000 per hour"
     RATELIMIT_IMPORTED_GAMES_PER_ADDRESS = "10000 per hour"
+    # Addresses of games and shares that lead nowhere, per client address, on every route: a
+    # stopped share's phones ask once or twice each; more is guessing (an address has 128 bits).
+    RATELIMIT_GUESSES = "60 per minute; 600 per day"
+    # Result images drawn (not served ready) per address: a café's tables finish a few games a
+    # minute; each drawing costs ~40 ms of CPU.
+    RATELIMIT_DRAWINGS_PER_ADDRESS = "30 per minute; 300 per hour"
+    # Reads and writes over all of a device's games (statistics, export of all, import): sorting
+    # the statistics by each column is ten; 3,000 games cost ~0.2 s each (docs/reliability.md).
+    RATELIMIT_HEAVY = "30 per minute; 300 per hour"
+    RATELIMIT_HEAVY_PER_ADDRESS = "90 per minute"
     HISTORY_PAGE_SIZE = 20
     TIME_ZONE = "Europe/Paris"  # dates in the history are shown in this zone
     PROXY_FIX = False
+    # Addresses (or networks) of the reverse proxy whose X-Forwarded-* PROXY_FIX believes: any
+    # other client could name whatever address it likes, and escape every per-address limit.
+    TRUSTED_PROXIES = ["127.0.0.1", "::1"]
     PRODUCTION = False
 
 
@@ -57,7 +70,7 @@ def from_plain_environment(environ: Mapping[str, str]) -> dict[str, Any]:
     for name in ("PRODUCTION", "PROXY_FIX"):
         if name in environ:
             settings[name] = environ[name].strip().lower() in ("1", "true", "yes", "on")
-    for name in ("SECRET_KEY_FALLBACKS", "TRUSTED_HOSTS"):  # comma-separated lists
+    for name in ("SECRET_KEY_FALLBACKS", "TRUSTED_HOSTS", "TRUSTED_PROXIES"):  # comma-separated
         if environ.get(name):
             settings[name] = [item.strip() for item in environ[name].split(",") if item.strip()]
     if environ.get("DATABASE_URL"):

@@ -51,11 +51,18 @@ def claim_device() -> str:
     return g.device_hash
 
 
-# What anyone with a follow address may open (app/follow.py): read-only, so a follower's phone
-# is given no device token there, nor a session (app/security.py): no identifier for watching.
-# The scorer address's page too (app/web/table.py): a phone gets its token when it joins.
+# What anyone with a follow address may open (app/web/follow.py): read-only, so a follower's
+# phone is given no device token there, nor a session (app/platform/security.py): no identifier
+# for watching. The scorer address's page too (app/web/table.py): a phone gets its token when it
+# joins. And the offline page, which every service worker fetches when it installs.
 FOLLOWER_PAGES = frozenset(
-    {"follow.follow", "follow.live_updates", "follow.result_image", "table.join_page"}
+    {
+        "follow.follow",
+        "follow.live_updates",
+        "follow.result_image",
+        "table.join_page",
+        "installed_app.offline_page",
+    }
 )
 
 
@@ -65,7 +72,7 @@ def for_a_follower() -> bool:
     if request.endpoint in FOLLOWER_PAGES:
         return True
     back_to = request.args.get("next", "")
-    return request.endpoint == "i18n.choose_language" and back_to.startswith("/suivre/")
+    return request.endpoint == "languages.choose_language" and back_to.startswith("/suivre/")
 
 
 def renew_device_cookie(response: Response) -> Response:

@@ -18,7 +18,7 @@ from werkzeug.wrappers import Response
 from app.platform.languages import current_language
 from app.platform.static_files import asset_url
 
-bp = Blueprint("pwa", __name__)
+bp = Blueprint("installed_app", __name__)
 
 THEME_COLOR = "#7a1f1f"  # the header's red, as in base.html's theme-color
 BACKGROUND_COLOR = "#fbf8f3"  # the page's paper, shown while the app starts
@@ -40,7 +40,7 @@ def _revalidated(body: str, mimetype: str) -> Response:
 @bp.get("/manifest.webmanifest")
 def manifest() -> Response:
     """Describe the app a phone puts on its home screen, in the person's language."""
-    home = url_for("counter.home")
+    home = url_for("game.home")
     body = {
         "id": home,
         "name": gettext("Compteur « 6 qui prend ! »"),
@@ -59,6 +59,12 @@ def manifest() -> Response:
     return _revalidated(json.dumps(body, ensure_ascii=False), "application/manifest+json")
 
 
+@bp.get("/hors-ligne")
+def offline_page() -> str:
+    """Say that a page cannot show without network, and list the games that can (the worker's)."""
+    return render_template("installed_app/offline.html")
+
+
 @bp.get("/sw.js")
 def service_worker() -> Response:
     """Serve the service worker of this version, with the static files it keeps."""
@@ -73,5 +79,8 @@ def service_worker() -> Response:
     )
     # A new static file, a new worker, or a new list of files: a new version, so new caches.
     version = hashlib.sha256(" ".join(precache).encode()).hexdigest()[:12]
-    body = render_template("installed_app/sw.js", version=version, precache=precache)
+    offline = url_for("installed_app.offline_page")
+    body = render_template(
+        "installed_app/sw.js", version=version, precache=precache, offline=offline
+    )
     return _revalidated(body, "text/javascript")

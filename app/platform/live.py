@@ -1,13 +1,14 @@
 """Live follow pages: tell every follower's stream, in every process, that its game changed.
 
-A write that changes a shared game (a round recorded, cancelled, restored or corrected, a share
-stopped, a game deleted) announces it to its unit of work (app.services.unit_of_work), which sends
-`NOTIFY partie, '<game id>'` in the write's own transaction on PostgreSQL, so the notice leaves
-only if the write commits, and reaches every worker of every replica listening on
-the same database. Each process keeps one listening connection (a thread: a greenlet under
-gunicorn's gevent workers, where psycopg waits cooperatively) and wakes only the streams that
-follow that game. SQLite has no NOTIFY: there the same thread reads the versions of
-the games being followed a few times a second (one query, whatever the number of followers),
+A write that changes a game (a round recorded, cancelled, restored or corrected, a share stopped,
+a game deleted, a phone gone from its table) announces it to its unit of work
+(app.services.unit_of_work), which sends `NOTIFY partie, '<game id>'` in the write's own
+transaction on PostgreSQL, so the notice leaves only if the write commits, and reaches every
+worker of every replica listening on the same database. Each process keeps one listening
+connection (a thread: a greenlet under gunicorn's gevent workers, where psycopg waits
+cooperatively) and wakes only the streams that follow that game. SQLite has no NOTIFY: there the
+same thread reads the versions (and the count of the table's phones) of the games being followed
+a few times a second (one query, whatever the number of followers),
 which is enough for one machine.
 """
 
@@ -30,7 +31,10 @@ CHANNEL = "partie"
 SQLITE_EVERY = 0.25  # seconds between two looks at the followed games' versions (SQLite only)
 RETRY_AFTER = 1.0  # seconds before listening again when the database connection dropped
 # The columns the SQLite look reads, named here so the platform needs no model (app/storage).
-GAMES = sa.table("game", sa.column("id"), sa.column("version"), sa.column("follow_token"))
+GAMES = sa.table(
+    "game", sa.column("id"), sa.column("version"), sa.column("follow_token"), sa.column("table_id")
+)
+TABLE_PHONES = sa.table("table_phone", sa.column("table_id"))
 
 log = logging.getLogger(__name__)
 
@@ -209,7 +213,14 @@ class Hub:
                 time.sleep(RETRY_AFTER)
 
     def _look(self) -> None:
-        versions: dict[int, tuple[int, str | None]] = {}
+        versions: dict[int, tuple[int, str | None, int]] = {}
+        # A phone leaving its table, or removed from it, changes no game: the count of the
+        # table's phones wakes its streams, which look at their rights again.
+        seated = (
+            sa.select(sa.func.count())
+            .where(TABLE_PHONES.c.table_id == GAMES.c.table_id)
+            .scalar_subquery()
+        )
         while True:
             time.sleep(SQLITE_EVERY)
             followed = list(self.watchers)
@@ -218,16 +229,16 @@ class Hub:
             try:
                 with self.engine.connect() as connection:
                     rows = connection.execute(
-                        sa.select(GAMES.c.id, GAMES.c.version, GAMES.c.follow_token).where(
+                        sa.select(GAMES.c.id, GAMES.c.version, GAMES.c.follow_token, seated).where(
                             GAMES.c.id.in_(followed)
                         )
                     ).all()
             except sa.exc.OperationalError:  # the database is busy or gone: look again later
                 continue
-            now = {row.id: (row.version, row.follow_token) for row in rows}
+            now = {row[0]: (row[1], row[2], row[3]) for row in rows}
             # A game newly followed is woken once too: it may have changed before its first look.
             self.changed([g for g in followed if now.get(g) != versions.get(g)])
-            versions = {g: now.get(g, (0, None)) for g in followed}
+            versions = {g: now.get(g, (0, None, 0)) for g in followed}
 
 
 def hub() -> Hub:

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-from flask import current_app, request
+from flask import Response, current_app, g, request
 from limits import parse_many
 
 from app import rules
@@ -31,11 +31,67 @@ def _limit(name: str) -> Callable[[], str]:
     return lambda: str(current_app.config[name])
 
 
+# Addresses that name a game or a share (a game's public id, a follow or a scorer's token: ~128
+# bits each). One that leads nowhere is a guess, whatever the route: every such 404 counts toward
+# one allowance per client address, kept under one key (not one per guessed address); past it,
+# such answers become 429s. An address that exists is never refused by it: the tables of a café
+# share its address with whoever guesses there (guessing 128 bits is hopeless: the allowance is
+# there to bound the work and the storage, app/web/errors.py turns the count into the answer).
+_SECRETS = ("token", "public_id")
+
+
+def names_a_secret() -> bool:
+    """Say whether this request's route takes a game's or a share's address."""
+    return any(name in (request.view_args or {}) for name in _SECRETS)
+
+
+def count_guess(response: Response) -> float | None:
+    """Count a 404 on a route that takes a game's or a share's address; return the seconds to
+    wait when this client address has guessed more than it may, else None."""
+    if response.status_code != 404 or not limiter.enabled or not names_a_secret():
+        return None
+    key = address()
+    for item in parse_many(str(current_app.config["RATELIMIT_GUESSES"])):
+        if not limiter.limiter.hit(item, "guesses", key):
+            reset_at, _ = limiter.limiter.get_window_stats(item, "guesses", key)
+            return max(1.0, reset_at - time.time())
+    return None
+
+
+def drawings(view: F) -> F:
+    """Count a result image drawn (not one served ready) against the address's allowance: each
+    costs tens of milliseconds of CPU, where a page costs a few."""
+    counted = limiter.shared_limit(
+        _limit("RATELIMIT_DRAWINGS_PER_ADDRESS"),
+        scope="drawings",
+        key_func=address,
+        deduct_when=lambda _response: bool(g.get("drew_image")),
+    )
+    return cast(F, counted(view))
+
+
+def drawing() -> None:
+    """Note that this request draws an image (counted by `drawings` once it is answered)."""
+    g.drew_image = True
+
+
 def writes(view: F) -> F:
     """Count a write (a round, a cancel, an edit, a share…) against the device's allowance and
     its address's."""
     per_address = limiter.limit(_limit("RATELIMIT_WRITES_PER_ADDRESS"), key_func=address)
     return cast(F, limiter.limit(_limit("RATELIMIT_WRITES"))(per_address(view)))
+
+
+def heavy(view: F) -> F:
+    """Count a read or write over all of a device's games (statistics, « Exporter toutes les
+    parties », an import, refused or not) against one allowance per device and one per address:
+    each costs up to a few hundred milliseconds of CPU with thousands of games, where a page
+    costs a few."""
+    per_address = limiter.shared_limit(
+        _limit("RATELIMIT_HEAVY_PER_ADDRESS"), scope="heavy", key_func=address
+    )
+    per_device = limiter.shared_limit(_limit("RATELIMIT_HEAVY"), scope="heavy")
+    return cast(F, per_device(per_address(view)))
 
 
 def _adding_a_player() -> bool:

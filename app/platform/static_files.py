@@ -5,9 +5,10 @@ At create_app time every file of static/ is copied into a build folder under ins
 WSGI layer (the right encoding for the request's Accept-Encoding, `immutable` caching), so a
 repeat visit never asks for them again and a new version gets a new URL. The plain names still
 work, without the long cache, for pages rendered before a deploy. Pages themselves are
-compressed per response by Flask-Compress. A browser's first page holds the stylesheet itself,
-so that its first paint needs the page alone (docs/performance.md; the CSP allows exactly that
-text, by its hash); the next ones link it. A script that shows texts of its own is built once
+compressed per response by Flask-Compress. A page holds the stylesheet itself, so that its
+first paint needs the page alone (docs/performance.md; the CSP allows exactly that text, by its
+hash), unless the service worker says, in the page's request, that it holds this version of the
+file: only then is it linked. A script that shows texts of its own is built once
 per language, its texts translated from the catalogs, and each page links its language's copy.
 """
 
@@ -28,19 +29,21 @@ import brotli
 import rcssmin
 import rjsmin
 from babel.support import Translations
-from flask import Flask, Response, current_app, g, request, url_for
+from flask import Flask, Response, current_app, request, url_for
 from flask_compress import Compress
 from markupsafe import Markup
 from whitenoise import WhiteNoise
 
-from app.platform.devices import for_a_follower
 from app.platform.languages import LANGUAGES, current_language
 
 HASH_LENGTH = 12  # hex digits of SHA-256: 48 bits, plenty to tell versions of one file apart
 IMMUTABLE = "public, max-age=31536000, immutable"
 PLAIN_MAX_AGE = 60  # seconds: an unhashed name may change content at the next deploy
 STYLESHEET = "app.css"
-STYLESHEET_COOKIE = "styles"  # the version of the stylesheet this browser has
+# Sent by the service worker (templates/installed_app/sw.js) with a page's request: the hashed
+# URL of the stylesheet its cache holds. Not a cookie: a browser that evicted its caches keeps
+# its cookies, and would then wait for the stylesheet, render-blocking, one RTT more.
+STYLESHEET_HEADER = "X-Feuille-De-Style"
 # Scripts that write texts on screen (offline notices): one copy per language, `pwa.en.js`…
 # Built at startup rather than sent with a catalog: the phone gets its language's texts only.
 LOCALIZED = ("pwa.js", "waiting.js")
@@ -191,29 +194,20 @@ def style_hash(css: str) -> str:
 
 
 def stylesheet() -> Markup:
-    """Return the page's stylesheet: written into the page for a browser that has not had it
-    yet (its first paint then needs nothing more than the page; the CSP allows that text by its
-    hash), linked for one that has (from its cache: no request, and 1.8 KB less per page)."""
-    version = current_app.extensions["assets"][STYLESHEET]
-    if request.cookies.get(STYLESHEET_COOKIE) == version:
-        return Markup('<link rel="stylesheet" href="{}">').format(asset_url(STYLESHEET))
-    g.stylesheet_sent = version
+    """Return the page's stylesheet: linked when the service worker holds this version (it
+    serves it from its cache: no request, and 1.7 KB less per page), else written into the page
+    (its first paint then needs nothing more than the page; the CSP allows that text by its
+    hash), whatever the cookies say: a cache may be gone while they stay."""
+    url = asset_url(STYLESHEET)
+    if request.headers.get(STYLESHEET_HEADER) == url:
+        return Markup('<link rel="stylesheet" href="{}">').format(url)
     return Markup("<style>{}</style>").format(Markup(current_app.extensions["inline_css"]))
 
 
-def remember_stylesheet(response: Response) -> Response:
-    """Tell the next pages that this browser has the stylesheet: the page held it, and the
-    service worker (static/pwa.js) keeps every static file; the HTTP cache keeps it a year."""
-    version = g.get("stylesheet_sent")
-    if version and not for_a_follower():  # a follower gets no cookie at all
-        response.set_cookie(
-            STYLESHEET_COOKIE,
-            version,
-            max_age=400 * 24 * 3600,
-            httponly=True,
-            samesite="Lax",
-            secure=request.is_secure,
-        )
+def vary_on_stylesheet(response: Response) -> Response:
+    """A page depends on the service worker's header (an HTTP cache must not mix the two)."""
+    if response.mimetype == "text/html":
+        response.vary.add(STYLESHEET_HEADER)
     return response
 
 
@@ -239,7 +233,7 @@ def init_app(app: Flask) -> None:
     app.extensions["inline_css"] = css
     app.extensions["style_hashes"] = (style_hash(css),)
     app.add_template_global(stylesheet)
-    app.after_request(remember_stylesheet)
+    app.after_request(vary_on_stylesheet)
 
     prefix = (app.static_url_path or "/static").rstrip("/") + "/"
     immutable_urls = frozenset(prefix + hashed for hashed in manifest.values())

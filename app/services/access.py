@@ -10,7 +10,7 @@ from sqlalchemy import ColumnElement, or_, select
 from sqlalchemy.orm import selectinload
 
 from app.platform.extensions import db
-from app.services.saved_game import GameNotFound
+from app.services.saved_game import GameNotFound, OwnPhoneOnly
 from app.storage.models import Game, TablePhone
 
 PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # the alphabet of secrets.token_urlsafe
@@ -51,4 +51,13 @@ def load_game(public_id: str, device_hash: str | None, *, for_update: bool = Fal
     game = db.session.scalars(query).one_or_none()
     if game is None:
         raise GameNotFound(public_id)
+    return game
+
+
+def load_own_game(public_id: str, device_hash: str | None) -> Game:
+    """Return the device's own game locked for a write (load_game), or raise OwnPhoneOnly when
+    this phone only joined its table (GameNotFound when it cannot see it at all)."""
+    game = load_game(public_id, device_hash, for_update=True)
+    if game.device_hash != device_hash:
+        raise OwnPhoneOnly(public_id)
     return game

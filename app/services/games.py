@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 
 from app import rules
 from app.platform.extensions import db
-from app.services.access import load_game, with_sheets
+from app.services.access import load_game, load_own_game, with_sheets
 from app.services.saved_game import SavedGame
 from app.services.unit_of_work import UnitOfWork
 from app.storage.models import Game, Player
@@ -68,9 +68,9 @@ def _created_with(device_hash: str, creation_key: str | None) -> Game | None:
 
 def delete_game(public_id: str, device_hash: str | None) -> None:
     """Delete the device's game with its players and rounds, or raise GameNotFound (a repeat
-    finds nothing: the game is gone)."""
+    finds nothing: the game is gone); OwnPhoneOnly for a phone that joined its table."""
     with UnitOfWork() as work:
-        game = load_game(public_id, device_hash, for_update=True)
+        game = load_own_game(public_id, device_hash)
         work.announce(game)  # its followers see the share end
         db.session.delete(game)
 

@@ -1,15 +1,15 @@
-"""Storing imported games (their files are read by app/services/transfer.py): only those the phone
-does not have yet, in three bulk INSERTs."""
+"""Storing imported games (app/services/import_file.py reads their files): only those the
+phone does not have yet, in three bulk INSERTs."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import cast
 
 from sqlalchemy import Table, insert, select
 
 from app.platform.extensions import db
-from app.services.transfer import ImportedGame
+from app.services.import_file import ImportedGame
 from app.services.unit_of_work import UnitOfWork
 from app.storage.models import Game, Player, Round
 
@@ -18,8 +18,15 @@ def _table(model: type[Game | Player | Round]) -> Table:
     return cast(Table, model.__table__)
 
 
-def import_games(device_hash: str, imported: Sequence[ImportedGame]) -> tuple[int, int]:
-    """Add the imported games the device does not have yet; return (added, already there)."""
+def import_games(
+    device_hash: str,
+    imported: Sequence[ImportedGame],
+    allow: Callable[[int], None] = lambda _count: None,
+) -> tuple[int, int]:
+    """Add the imported games the device does not have yet; return (added, already there).
+
+    `allow` is told how many games would be added (the file's, less those already here) before
+    any is; it may refuse them all by raising (the hourly allowance: rate_limits.py)."""
     with UnitOfWork():
         ids = {game.origin_id for game in imported}
         known = set(
@@ -40,6 +47,7 @@ def import_games(device_hash: str, imported: Sequence[ImportedGame]) -> tuple[in
             if game.origin_id not in known:
                 known.add(game.origin_id)
                 fresh.append(game)
+        allow(len(fresh))
         if not fresh:
             return 0, len(imported)
         # Three bulk INSERTs of plain rows (games with RETURNING ids, then players, then rounds)

@@ -1,6 +1,6 @@
 """The round assistant's service: lay the rows, place a turn, take a row, take a turn back.
 
-Each write loads its game with a lock (as app.services.games does), checks, writes and returns the
+Each write loads its game with a lock (as app.services.rounds does), checks, writes and returns the
 assistant as it now stands; the view only commits. A double tap, a second tab or a retried
 request comes after the first and is found stale by the turn number it carries: a turn is never
 placed twice. A refused step changes nothing, frees the lock at once and raises an exception

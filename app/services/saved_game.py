@@ -6,7 +6,7 @@ shows the sheet and the reason together (app/web/refusals.py).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -28,6 +28,7 @@ class SavedGame:
     origin_id: str | None = None  # its id on the phone it was imported from (exports keep it)
     played_until: datetime | None = None  # when its last round was recorded (UTC), if dated
     at_table: bool = False  # scored by several phones (app/services/tables.py): live for each
+    owner: str = field(default="", repr=False)  # the device hash of the phone that started it
 
     @classmethod
     def of(cls, game: Game) -> SavedGame:
@@ -72,11 +73,17 @@ class SavedGame:
             game.origin_id,
             played_until,
             game.table_id is not None,
+            game.device_hash,
         )
 
 
 class GameNotFound(Exception):
     """No such game for this device (another device's games do not exist for it)."""
+
+
+class OwnPhoneOnly(Exception):
+    """What only the phone that started the game may do (delete it, stop its sharing or its
+    invitation, unseat the others), asked by a phone that joined its table."""
 
 
 class Refused(Exception):

@@ -2,7 +2,8 @@
 
 The follow address carries its own random token (128 bits, like a game's id, but another one):
 knowing it shows the game read-only; it never lets anyone write, and it says nothing of the
-device. Stopping the share forgets the token, so the old address answers 404 for good.
+device. Stopping the share forgets the token, so the old address answers 404 for good. Any
+phone of the game's table may show the address (or make one); only the game's own phone stops it.
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ from app.services.unit_of_work import UnitOfWork
 from app.storage.models import Game, new_public_id
 
 
-def follow_token(public_id: str, device_hash: str | None) -> str | None:
-    """Return the device's game's follow token while it is shared, else None (GameNotFound)."""
-    return access.load_game(public_id, device_hash).follow_token
+def follow_token(public_id: str, device_hash: str | None) -> tuple[str | None, bool]:
+    """Return the device's game's follow token while it is shared, else None, and whether this
+    is the game's own phone (the one that may stop it); or raise GameNotFound."""
+    game = access.load_game(public_id, device_hash)
+    return game.follow_token, game.device_hash == device_hash
 
 
 def share_game(public_id: str, device_hash: str | None) -> str:
@@ -34,9 +37,10 @@ def share_game(public_id: str, device_hash: str | None) -> str:
 
 
 def stop_sharing(public_id: str, device_hash: str | None) -> None:
-    """Revoke the device's game's follow address: it answers 404 from now on."""
+    """Revoke the device's game's follow address: it answers 404 from now on. The game's own
+    phone alone may (OwnPhoneOnly for a phone of its table)."""
     with UnitOfWork() as work:
-        game = access.load_game(public_id, device_hash, for_update=True)
+        game = access.load_own_game(public_id, device_hash)
         work.announce(game)  # while it has its token: its followers see the share end
         game.follow_token = None
 

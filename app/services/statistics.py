@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
+
+from pyuca import Collator
 
 from app.rules import Scoresheet, name_key
 
@@ -30,9 +33,21 @@ class PlayerStats:
         return self.heads / self.rounds if self.rounds else 0.0
 
 
+@cache
+def _collator() -> Collator:
+    # The Unicode Collation Algorithm's default table (read once, ~0.1 s): names sort as people
+    # read them, accents after their letter (Éléonore before Zoé), not by code point.
+    return Collator()
+
+
+def reading_order(name: str) -> tuple[int, ...]:
+    """Return the key that sorts names as people read them, case and accents second."""
+    return _collator().sort_key(name.strip())
+
+
 # Column key in the URL → how to sort by it, and whether bigger comes first by default.
 SORTS = {
-    "nom": (lambda s: name_key(s.name), False),
+    "nom": (lambda s: reading_order(s.name), False),
     "parties": (lambda s: s.games, True),
     "victoires": (lambda s: s.wins, True),
     "taux": (lambda s: s.win_rate, True),
@@ -49,11 +64,13 @@ DEFAULT_SORT = "victoires"
 def player_stats(sheets: Iterable[Scoresheet]) -> list[PlayerStats]:
     """Return one line per player name (case and outer spaces ignored) over the finished games."""
     by_name: dict[str, PlayerStats] = {}
+    keys: dict[str, str] = {}  # a name's key once per name, not once per game (3,000 games)
     for sheet in sheets:
         if not sheet.is_over:
             continue
         for seat, name in enumerate(sheet.players):
-            stats = by_name.setdefault(name_key(name), PlayerStats(name=name))
+            key = keys.get(name) or keys.setdefault(name, name_key(name))
+            stats = by_name.setdefault(key, PlayerStats(name=name))
             stats.name = name  # the latest spelling (sheets come oldest first)
             total = sheet.totals[seat]
             taken = [heads[seat] for heads in sheet.rounds]
@@ -79,6 +96,6 @@ def sorted_stats(
         key = DEFAULT_SORT
     by, bigger_first = SORTS[key]
     descending = bigger_first if order not in ("asc", "desc") else order == "desc"
-    lines = sorted(stats, key=lambda s: name_key(s.name))  # ties: alphabetical
+    lines = sorted(stats, key=lambda s: reading_order(s.name))  # ties: alphabetical
     lines.sort(key=by, reverse=descending)
     return lines, key, "desc" if descending else "asc"

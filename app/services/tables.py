@@ -6,7 +6,9 @@ A phone that opens it and taps « Rejoindre la table » is seated: from then on 
 score the table's games — that game and those that follow from it (rematches) — as the first
 phone does (access.reachable_by). Each phone keeps its own device token; nothing secret is in
 the pages. « Arrêter l'invitation » forgets the token: the address answers 404, and the phones
-already seated stay.
+already seated stay. The phone that started the game owns it: it alone stops or renews the
+invitation and unseats the others (« Retirer les téléphones invités »); a seated phone scores
+and may leave (« Quitter la table »).
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sqlalchemy import delete, func, select
-from sqlalchemy.exc import IntegrityError
 
 from app.platform.extensions import db
 from app.services import access, saved_game
@@ -49,46 +50,79 @@ def invitation(public_id: str, device_hash: str | None) -> Invitation:
 
 def invite(public_id: str, device_hash: str | None) -> str:
     """Give the game's table a scorer address (seating the game's table first if it has none),
-    or keep the one it has (a double tap keeps the address already scanned); return its token."""
+    or keep the one it has (a double tap keeps the address already scanned); return its token.
+    The game's own phone alone may (OwnPhoneOnly for a phone of its table)."""
     with UnitOfWork():
-        game = access.load_game(public_id, device_hash, for_update=True)
+        game = access.load_own_game(public_id, device_hash)
         if game.table_id is None:
             table = SharedTable()
             db.session.add(table)
             db.session.flush()
             game.table_id = table.id
-            for phone in {game.device_hash, device_hash}:
-                db.session.add(TablePhone(table_id=table.id, device_hash=phone))
+            db.session.add(TablePhone(table_id=table.id, device_hash=game.device_hash))
         else:
-            table = db.session.get_one(SharedTable, game.table_id)
+            table = _locked(game.table_id)
         if table.invite_token is None:
             table.invite_token = new_public_id()
         return table.invite_token
 
 
 def stop_inviting(public_id: str, device_hash: str | None) -> None:
-    """Forget the table's scorer address: it answers 404 from now on; seated phones stay."""
+    """Forget the table's scorer address: it answers 404 from now on; seated phones stay. The
+    game's own phone alone may."""
     with UnitOfWork():
-        game = access.load_game(public_id, device_hash, for_update=True)
+        game = access.load_own_game(public_id, device_hash)
         if game.table_id is not None:
-            db.session.get_one(SharedTable, game.table_id).invite_token = None
+            _locked(game.table_id).invite_token = None
 
 
 def remove_invited_phones(public_id: str, device_hash: str | None) -> int:
-    """Unseat every phone of the game's table but the game's own; return how many. Only the
-    game's own phone may (another would otherwise lock the first out); others: GameNotFound."""
-    with UnitOfWork():
-        game = access.load_game(public_id, device_hash, for_update=True)
-        if game.device_hash != device_hash:
-            raise saved_game.GameNotFound(public_id)
+    """Unseat every phone of the game's table but the game's own; return how many. Their live
+    streams end (announced: each looks at its rights again) and a standing scorer address is
+    replaced, so that the one they had no longer seats them. The game's own phone alone may
+    (another would otherwise lock the first out)."""
+    with UnitOfWork() as work:
+        game = access.load_own_game(public_id, device_hash)
         if game.table_id is None:
             return 0
+        table = _locked(game.table_id)
         removed = db.session.scalars(
             delete(TablePhone)
-            .where(TablePhone.table_id == game.table_id, TablePhone.device_hash != game.device_hash)
+            .where(TablePhone.table_id == table.id, TablePhone.device_hash != game.device_hash)
             .returning(TablePhone.id)
         ).all()
+        if removed and table.invite_token is not None:
+            table.invite_token = new_public_id()
+        _announce_table(work, table.id)
         return len(removed)
+
+
+def leave(public_id: str, device_hash: str | None) -> None:
+    """Take this phone from the game's table: the table's games leave its history and
+    statistics, nobody else's. Its own phone cannot leave its game (it deletes it instead)."""
+    with UnitOfWork() as work:
+        game = access.load_game(public_id, device_hash, for_update=True)
+        if game.device_hash == device_hash or game.table_id is None:
+            raise saved_game.OwnPhoneOnly(public_id)
+        db.session.execute(
+            delete(TablePhone).where(
+                TablePhone.table_id == game.table_id, TablePhone.device_hash == device_hash
+            )
+        )
+        _announce_table(work, game.table_id)  # its other tabs' streams end too
+
+
+def _locked(table_id: int) -> SharedTable:
+    """The table's row, locked until the write commits (PostgreSQL; SQLite's write transaction
+    holds the whole database): a join and a stop or a removal happen one after the other."""
+    return db.session.scalars(
+        select(SharedTable).where(SharedTable.id == table_id).with_for_update()
+    ).one()
+
+
+def _announce_table(work: UnitOfWork, table_id: int) -> None:
+    for game in db.session.scalars(select(Game).where(Game.table_id == table_id)):
+        work.announce(game)
 
 
 def _latest_game(table_id: int) -> Game | None:
@@ -101,12 +135,11 @@ def _latest_game(table_id: int) -> Game | None:
     ).first()
 
 
-def _table_invited(token: str) -> int:
-    table_id = (
-        db.session.scalar(select(SharedTable.id).where(SharedTable.invite_token == token))
-        if access.PUBLIC_ID.fullmatch(token)
-        else None
-    )
+def _table_invited(token: str, *, for_update: bool = False) -> int:
+    query = select(SharedTable.id).where(SharedTable.invite_token == token)
+    if for_update:
+        query = query.with_for_update()
+    table_id = db.session.scalar(query) if access.PUBLIC_ID.fullmatch(token) else None
     if table_id is None:
         raise saved_game.GameNotFound(token)
     return table_id
@@ -123,25 +156,28 @@ def invited_game(token: str) -> saved_game.SavedGame:
 
 def join(token: str, device_hash: str) -> saved_game.SavedGame:
     """Seat this phone at the invited table (once, however many taps) and return the table's
-    latest game, to open; raise GameNotFound when the address is unknown or stopped."""
-    try:
-        with UnitOfWork():
-            table_id = _table_invited(token)
-            seated = db.session.scalar(
-                select(TablePhone.id).where(
-                    TablePhone.table_id == table_id, TablePhone.device_hash == device_hash
-                )
+    latest game, to open; raise GameNotFound when the address is unknown or stopped.
+
+    One locked unit of work: a stop or a removal at the same moment comes wholly before (the
+    address is gone: nothing is seated) or wholly after (seated, and the game is opened)."""
+    with UnitOfWork():
+        table_id = _table_invited(token, for_update=True)
+        seated = db.session.scalar(
+            select(TablePhone.id).where(
+                TablePhone.table_id == table_id, TablePhone.device_hash == device_hash
             )
-            if seated is None:
-                db.session.add(TablePhone(table_id=table_id, device_hash=device_hash))
-    except IntegrityError:  # PostgreSQL: the same phone joining twice at the same moment
-        pass
-    return invited_game(token)
+        )
+        if seated is None:
+            db.session.add(TablePhone(table_id=table_id, device_hash=device_hash))
+        latest = _latest_game(table_id)
+        if latest is None:  # every game of the table was deleted
+            raise saved_game.GameNotFound(token)
+        return saved_game.SavedGame.of(latest)
 
 
 def watched_version(public_id: str, device_hash: str | None) -> tuple[int, int]:
     """Return (id, version) of a game this phone may score, for its live stream; or raise
-    GameNotFound."""
+    GameNotFound (deleted, or this phone left or was removed from its table)."""
     if device_hash is None or not access.PUBLIC_ID.fullmatch(public_id):
         raise saved_game.GameNotFound(public_id)
     found = db.session.execute(
@@ -152,8 +188,3 @@ def watched_version(public_id: str, device_hash: str | None) -> tuple[int, int]:
     if found is None:
         raise saved_game.GameNotFound(public_id)
     return found.id, found.version
-
-
-def version_of(game_id: int) -> int | None:
-    """Return a game's version (one indexed read), None once it is deleted."""
-    return db.session.scalar(select(Game.version).where(Game.id == game_id))

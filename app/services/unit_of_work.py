@@ -39,11 +39,9 @@ class UnitOfWork:
         return self
 
     def announce(self, game: Game) -> None:
-        """Tell the game's followers, and the other phones of its table, that it changed, once
-        (and only if) this write commits. Only a shared game or a table's has anyone watching;
-        others cost nothing."""
-        if game.follow_token is not None or game.table_id is not None:
-            self._announced.add(game.id)
+        """Tell the game's followers, the other phones of its table and this phone's other tabs
+        that it changed, once (and only if) this write commits."""
+        self._announced.add(game.id)
 
     def __exit__(
         self,
@@ -59,3 +57,15 @@ class UnitOfWork:
         # is queued here, inside it, and leaves with the write or not at all.
         live.queue_notices(db.session(), changed)
         db.session.commit()
+
+
+def check_database(*, write: bool) -> None:
+    """Read a real table (SELECT 1 reads no file: a corrupted one answered it), then, if asked,
+    commit a write (only a commit reaches the disk: a full one, a read-only one). The write
+    changes nothing: alembic_version's one row, set to itself. Raises SQLAlchemy's error."""
+    db.session.execute(db.select(db.func.max(Game.id)))
+    if write:
+        with UnitOfWork():
+            db.session.execute(db.text("UPDATE alembic_version SET version_num = version_num"))
+    else:
+        db.session.rollback()

@@ -3,16 +3,27 @@
 import math
 import time
 
-from flask import Flask, render_template
+from flask import Flask, Response, render_template
 from flask.globals import request_ctx
 from flask_babel import gettext as _
 from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
+from sqlalchemy import exc
 from werkzeug.exceptions import HTTPException
 
+from app.platform import rate_limits
 from app.platform.languages import wait_in_words
-from app.services.saved_game import GameNotFound
+from app.services.saved_game import GameNotFound, OwnPhoneOnly
 from app.web.htmx import is_htmx
+
+RETRY_AFTER = 5  # seconds before a phone sends again what a failing database refused
+
+
+def database_unavailable(error: Exception) -> bool:
+    """Whether an error is the database failing (stopped, unreachable, full, read-only, a file
+    that is no database), not a mistake of the request or of the code (a constraint, bad SQL)."""
+    failing = (exc.OperationalError, exc.InterfaceError, exc.InternalError, exc.TimeoutError)
+    return isinstance(error, failing) or type(error) is exc.DatabaseError
 
 
 def _messages() -> dict[int, tuple[str, str]]:
@@ -23,11 +34,25 @@ def _messages() -> dict[int, tuple[str, str]]:
             _("Page introuvable"),
             _("Cette page n’existe pas, ou cette partie appartient à un autre appareil."),
         ),
+        403: (
+            _("Action réservée"),
+            _(
+                "Seul le téléphone qui a commencé la partie peut la supprimer, arrêter son "
+                "partage ou son invitation, et retirer les téléphones invités. Rien n’a changé."
+            ),
+        ),
         405: (_("Action impossible"), _("Cette adresse ne s’utilise pas ainsi.")),
         413: (_("Envoi trop gros"), _("Ce qui a été envoyé dépasse la taille permise.")),
         429: (
             _("Doucement !"),
             _("Trop de demandes en peu de temps : patientez un instant puis réessayez."),
+        ),
+        503: (
+            _("Enregistrement impossible pour l’instant"),
+            _(
+                "Le serveur ne peut pas écrire dans sa base de données en ce moment : rien n’a "
+                "été enregistré. Réessayez dans un instant."
+            ),
         ),
         500: (
             _("Oups, une erreur"),
@@ -76,6 +101,18 @@ def render_error(status: int, detail: str | None = None):
     return render_template("error.html", status=status, title=title, text=detail or text), status
 
 
+def _too_many(app: Flask, seconds: float) -> Response:
+    wait = max(1, math.ceil(seconds))
+    said = _(
+        "Trop de demandes en peu de temps depuis cet appareil ou cette adresse : rien "
+        "n’a été enregistré. Réessayez dans %(wait)s.",
+        wait=wait_in_words(wait),
+    )
+    response = app.make_response(render_error(429, said))
+    response.headers["Retry-After"] = str(wait)  # the same wait as the page says
+    return response
+
+
 def init_app(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_error(error: CSRFError):
@@ -90,19 +127,27 @@ def init_app(app: Flask) -> None:
         from app.platform.extensions import limiter
 
         reached = limiter.current_limit
-        seconds = max(1, math.ceil(reached.reset_at - time.time())) if reached else 60
-        said = _(
-            "Trop de demandes en peu de temps depuis cet appareil ou cette adresse : rien "
-            "n’a été enregistré. Réessayez dans %(wait)s.",
-            wait=wait_in_words(seconds),
-        )
-        response = app.make_response(render_error(429, said))
-        response.headers["Retry-After"] = str(seconds)  # the same wait as the page says
-        return response
+        return _too_many(app, reached.reset_at - time.time() if reached else 60)
+
+    @app.after_request
+    def guessed(response: Response) -> Response:
+        # An address of a game or a share that leads nowhere is a guess (rate_limits.py).
+        wait = rate_limits.count_guess(response)
+        if wait is None:
+            return response
+        refusal = _too_many(app, wait)
+        for name in ("Referrer-Policy", "X-Robots-Tag"):  # an address that is a key keeps them
+            if name in response.headers:
+                refusal.headers[name] = response.headers[name]
+        return refusal
 
     @app.errorhandler(GameNotFound)
     def game_not_found(_error: GameNotFound):
         return render_error(404)
+
+    @app.errorhandler(OwnPhoneOnly)
+    def own_phone_only(_error: OwnPhoneOnly):
+        return render_error(403)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
@@ -112,8 +157,18 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def unexpected_error(error: Exception):
-        app.logger.exception("Unexpected error", exc_info=error)
         from app.platform.extensions import db
 
-        db.session.rollback()
+        try:
+            db.session.rollback()
+        except exc.SQLAlchemyError:
+            pass  # a connection that is gone has nothing to roll back
+        if database_unavailable(error):
+            # Nothing was written, and it may go through in a moment: a 503 the phone treats as
+            # no network (static/pwa.js keeps the round waiting and sends it again).
+            app.logger.warning("Database unavailable: %s", error)
+            response = app.make_response(render_error(503))
+            response.headers["Retry-After"] = str(RETRY_AFTER)
+            return response
+        app.logger.exception("Unexpected error", exc_info=error)
         return render_error(500)

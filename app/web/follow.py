@@ -1,8 +1,9 @@
 """Sharing a game and following it: the share page of the scoring phone, the read-only follow page.
 
 The follow page is live through Server-Sent Events (static/follow.js opens an EventSource on
-/suivre/<token>/direct): each change of the game is pushed within milliseconds of its commit, by
-app/live.py, to followers on any worker or replica. A browser without EventSource polls the page
+/suivre/<token>/direct): each change of the game is pushed within milliseconds of its commit,
+by app/platform/live.py, to followers on any worker or replica. A browser without EventSource
+polls the page
 instead (If-None-Match → 304 from one indexed read). The figures that chose held streams over
 polling are in docs/performance.md (« Following »).
 """
@@ -48,11 +49,6 @@ HEARTBEAT_SECONDS = 20.0  # on average; well inside proxies' read timeouts (ngin
 _spread = random.Random()
 
 
-# Follow addresses that lead nowhere, asked by one client address: a stopped share's phones ask
-# once or twice each (static/follow.js then stops); more is guessing (a token has 128 bits).
-GUESS_LIMIT = "60 per minute; 600 per day"
-
-
 def _follow_limit() -> str:
     return current_app.config.get("RATELIMIT_FOLLOW", FOLLOW_LIMIT)
 
@@ -82,23 +78,19 @@ def _unknown() -> bool:
 
 
 # A shared game's address counts per (client address, follow address); an unknown one counts
-# toward one allowance per client address, whatever address it guessed: guesses stay bounded and
-# the limiter's storage keeps one counter per client, not one per guess.
+# toward the guesses of its client address, whatever address it guessed (RATELIMIT_GUESSES, on
+# every route: app/platform/rate_limits.py), so the limiter keeps no counter per guess.
 _per_followed_game = limiter.limit(_follow_limit, key_func=_follow_key, exempt_when=_unknown)
-_guesses = limiter.shared_limit(
-    lambda: current_app.config.get("RATELIMIT_FOLLOW_GUESSES", GUESS_LIMIT),
-    scope="follow-guesses",
-    key_func=rate_limits.address,
-    exempt_when=lambda: not _unknown(),
-)
 
 
 @bp.get("/parties/<public_id>/partage")
 def share_page(public_id: str) -> str:
     """Show the game's follow address, its QR code and the way to stop sharing, or to start."""
-    token = sharing.follow_token(public_id, current_device_hash())
+    token, own_phone = sharing.follow_token(public_id, current_device_hash())
     address = url_for("follow.follow", token=token, _external=True) if token else None
-    return render_template("follow/share.html", public_id=public_id, address=address)
+    return render_template(
+        "follow/share.html", public_id=public_id, address=address, own_phone=own_phone
+    )
 
 
 @bp.post("/parties/<public_id>/partage")
@@ -120,7 +112,6 @@ def stop_sharing(public_id: str) -> ResponseReturnValue:
 
 @bp.get("/suivre/<token>")
 @_per_followed_game
-@_guesses
 def follow(token: str) -> ResponseReturnValue:
     """Show a shared game read-only; answer 304 when the follower already has this version."""
     try:
@@ -143,7 +134,6 @@ def follow(token: str) -> ResponseReturnValue:
 
 @bp.get("/suivre/<token>/direct")
 @_per_followed_game
-@_guesses
 def live_updates(token: str) -> ResponseReturnValue:
     """Stream the game's live part each time it changes (Server-Sent Events), until the share
     stops or the phone leaves. The stream holds a greenlet of a gevent worker, not a thread."""
@@ -192,7 +182,8 @@ def live_updates(token: str) -> ResponseReturnValue:
 
 
 @bp.get("/suivre/<token>/resultat.png")
-@limiter.limit(_follow_limit, key_func=_follow_key)
+@_per_followed_game
+@rate_limits.drawings
 def result_image(token: str) -> Response:
     """Draw the shared game's result as an image, for whoever follows it."""
     try:

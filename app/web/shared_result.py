@@ -7,15 +7,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flask import Response, abort, current_app, request
-from flask_babel import get_locale, get_timezone, gettext
+from flask_babel import get_timezone, gettext
 
+from app import rules
+from app.platform import rate_limits
+from app.platform.languages import translate
 from app.services.result_share import bgstats_link, bgstats_play
 from app.services.saved_game import SavedGame
 from app.web import result_image
-from app.web.result_card import result_card, rule_in_force
+from app.web.result_card import image_card, result_card
 
 # Changes whenever the drawing does, so that a browser's copy of an older drawing is not kept.
-DRAWING = "1"
+DRAWING = "2"
 
 
 @dataclass(frozen=True)
@@ -36,7 +39,9 @@ def share_of(game: SavedGame, image_url: str) -> ResultShare | None:
     if not game.scoresheet.is_over:
         return None
     card = result_card(game)
-    play = bgstats_play(game, get_timezone(), comments=rule_in_force(game.scoresheet.rules))
+    play = bgstats_play(
+        game, get_timezone(), comments=translate(rules.rule_in_force(game.scoresheet.rules))
+    )
     return ResultShare(
         image_url=image_url,
         image_alt=gettext("Image du résultat\u202f: %(result)s", result=card.text),
@@ -52,13 +57,15 @@ def image_response(game: SavedGame) -> Response:
     if not game.scoresheet.is_over:
         abort(404)
     # The game's version changes with every round, cancelled, restored or edited: its image too.
-    tag = f"r{game.version}-{get_locale()}-{DRAWING}"
+    # The image says what its language says: the region (fr_CA) is not part of its name.
+    card = image_card(game)
+    tag = f"r{game.version}-{card.language}-{DRAWING}"
     if request.if_none_match.contains(tag):
         response = current_app.response_class(status=304)
     else:
-        response = current_app.response_class(
-            result_image.png(result_card(game)), mimetype="image/png"
-        )
+        if not result_image.is_drawn(card):
+            rate_limits.drawing()
+        response = current_app.response_class(result_image.png(card), mimetype="image/png")
     response.set_etag(tag)
     # Only for whoever may see the game, and asked again each time (a cancelled round reopens it).
     response.headers["Cache-Control"] = "private, no-cache"

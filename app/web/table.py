@@ -31,6 +31,12 @@ bp = Blueprint("table", __name__)
 JOIN_LIMIT = "60 per minute"
 
 
+@bp.app_template_global()
+def own_game(game: saved_game.SavedGame) -> bool:
+    """Whether this phone started the game (it alone deletes it; a phone of its table leaves)."""
+    return game.owner == current_device_hash()
+
+
 @bp.get("/parties/<public_id>/inviter")
 def invite_page(public_id: str) -> str:
     """Show the game's scorer address and its QR code, or the way to make one."""
@@ -41,7 +47,8 @@ def invite_page(public_id: str) -> str:
         "table/invite.html",
         public_id=public_id,
         address=address,
-        owner=invited.own_phone and invited.others > 0,
+        own_phone=invited.own_phone,
+        others=invited.others,
     )
 
 
@@ -66,13 +73,24 @@ def remove_invited_phones(public_id: str) -> ResponseReturnValue:
     count = tables.remove_invited_phones(public_id, current_device_hash())
     flash(
         ngettext(
-            "%(num)d téléphone invité retiré : il ne voit plus les parties de la table.",
-            "%(num)d téléphones invités retirés : ils ne voient plus les parties de la table.",
+            "%(num)d téléphone invité retiré : il ne peut plus ouvrir les parties de la table, "
+            "et l’adresse pour marquer a changé.",
+            "%(num)d téléphones invités retirés : ils ne peuvent plus ouvrir les parties de la "
+            "table, et l’adresse pour marquer a changé.",
             count,
         ),
         "info",
     )
     return redirect(url_for("table.invite_page", public_id=public_id), 303)
+
+
+@bp.post("/parties/<public_id>/quitter")
+@rate_limits.writes
+def leave(public_id: str) -> ResponseReturnValue:
+    """Take this phone from the table: the table's games leave its history, nobody else's."""
+    tables.leave(public_id, current_device_hash())
+    flash(_("Vous avez quitté la table : ses parties ne sont plus sur ce téléphone."), "info")
+    return redirect(url_for("history.history"), 303)
 
 
 @bp.get("/rejoindre/<token>")
@@ -96,7 +114,7 @@ def join(token: str) -> ResponseReturnValue:
         game = tables.join(token, claim_device())
     except saved_game.GameNotFound:
         return _private(current_app.make_response(render_error(404, _stopped())))
-    return _private(redirect(url_for("counter.game", public_id=game.public_id), 303))
+    return _private(redirect(url_for("game.game", public_id=game.public_id), 303))
 
 
 @bp.get("/parties/<public_id>/direct")
@@ -104,8 +122,9 @@ def live_version(public_id: str) -> ResponseReturnValue:
     """Stream the version of a game of a table to its scoring phones (Server-Sent Events): each
     change made on another phone is said within a second or two, and the page fetches the game
     again (static/app.js) — only when nothing is typed in it, so no one's typing is lost."""
+    device_hash = current_device_hash()
     try:
-        game_id, version = tables.watched_version(public_id, current_device_hash())
+        game_id, version = tables.watched_version(public_id, device_hash)
     except saved_game.GameNotFound:
         return render_error(404)
     slot = streams.take_slot(game_id)
@@ -120,13 +139,15 @@ def live_version(public_id: str) -> ResponseReturnValue:
         with live.hub().watching(game_id, slot) as watch:
             while not watch.gone:
                 if watch.wait(heartbeat):
+                    # The rights too: a phone removed from the table (or gone from it in
+                    # another tab) hears no more, as much as when the game is deleted.
                     try:
-                        now = tables.version_of(game_id)
+                        _, now = tables.watched_version(public_id, device_hash)
+                    except saved_game.GameNotFound:
+                        yield "event: fin\ndata: fin\n\n"
+                        return
                     finally:
                         db.session.close()
-                    if now is None:  # deleted on another phone
-                        yield "event: fin\ndata: supprimée\n\n"
-                        return
                     if now != said:  # a wake-up can be for nothing new (a first look, a reconnect)
                         said = now
                         yield f"event: version\ndata: {now}\n\n"

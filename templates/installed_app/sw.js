@@ -1,4 +1,4 @@
-{# The service worker, rendered by app/pwa.py: this version's static files, and the last copy of
+{# The service worker, rendered by app/platform/installed_app.py: this version's static files, and the last copy of
    each game page opened on this phone (and of home), to show its scores again without network.
    Comments are Jinja's: they stay here and cost the phone no byte. #}
 "use strict";
@@ -11,12 +11,18 @@ const KEPT_PAGES = 50; {# the pages most recently opened; each copy is a few KB 
 const SLOW_MS = 6000; {# a network this slow is no network at the table: show the copy #}
 {# Pages kept for offline: a game, and home (where the installed app starts, with « Reprendre »). #}
 const KEPT = /^\/(parties\/(?!nouvelle$)[^/]+)?$/;
-{# static/app.1a2b3c4d5e6f.css -> static/app.css: an old page's files, in their current version. #}
+{# app.1a2b3c4d5e6f.css -> app.css: an old page's files, in their current version. #}
 const plain = (path) => path.replace(/\.[0-9a-f]{12}(\.[^./]+)$/, "$1");
 const current = new Map(PRECACHE.map((url) => [plain(url), url]));
+{# The page links the stylesheet only when told that this cache holds it (else it writes it in:
+   app/platform/static_files.py); a cookie would outlive an evicted cache. #}
+const STYLESHEET = current.get("/static/app.css");
+{# Shown for a kept page never opened on this phone, without network (not the browser's error),
+   with the games it can show; in the language of the last page opened, as each page is. #}
+const OFFLINE = {{ offline | tojson }};
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(STATIC).then((cache) => cache.addAll(PRECACHE)).then(() => self.skipWaiting()));
+  event.waitUntil(caches.open(STATIC).then((cache) => cache.addAll([...PRECACHE, OFFLINE])).then(() => self.skipWaiting()));
 });
 
 self.addEventListener("activate", (event) => {
@@ -47,8 +53,11 @@ async function staticFile(request, path) {
 {# Network first, so that a page is never stale when the server answers; its copy otherwise. #}
 async function keptPage(request) {
   const cache = await caches.open(PAGES);
-  const network = fetch(request).then(async (response) => {
-    if (response.ok) await keepCopy(cache, request, response.clone());
+  const network = fetch(await saysStylesheet(request)).then(async (response) => {
+    if (response.ok) {
+      await keepCopy(cache, request, response.clone());
+      await sameLanguage(response);
+    }
     else if (response.status === 404) await cache.delete(request, { ignoreVary: true }); {# a deleted game #}
     return response;
   });
@@ -58,9 +67,46 @@ async function keptPage(request) {
   try {
     return await Promise.race([network, late]);
   } catch (error) {
-    return (await offlineCopy(cache, request)) || Response.error();
+    return (await offlineCopy(cache, request)) || (await offlinePage(cache)) || Response.error();
   }
 }
+
+async function saysStylesheet(request) {
+  if (!STYLESHEET || !(await (await caches.open(STATIC)).match(STYLESHEET))) return request;
+  const headers = new Headers(request.headers);
+  headers.set("X-Feuille-De-Style", STYLESHEET);
+  return new Request(request, { headers });
+}
+
+{# The offline page follows a change of language (the Content-Language of each page). #}
+async function sameLanguage(response) {
+  const cache = await caches.open(STATIC);
+  const page = await cache.match(OFFLINE);
+  const language = response.headers.get("Content-Language");
+  if (language && page?.headers.get("Content-Language") !== language) await cache.add(OFFLINE).catch(() => {});
+}
+
+{# The offline page with a link to each game this phone keeps, named by its copy's title. #}
+async function offlinePage(pages) {
+  const page = await (await caches.open(STATIC)).match(OFFLINE);
+  if (!page) return undefined;
+  const links = [];
+  for (const request of await pages.keys()) {
+    const path = new URL(request.url).pathname;
+    const copy = path !== "/" && (await ours(pages, request, await pages.match(request, { ignoreVary: true })));
+    const title = copy && /<title>([^<]*?)(?: — [^<—]*)?<\/title>/.exec(await copy.text());
+    if (title) links.push(`<li><a href="${path}">${title[1]}</a></li>`); {# escaped by the server #}
+  }
+  const html = (await page.text()).replace(/<!--parties-->[^]*<!--\/parties-->/, (none) => (links.length ? `<ul>${links.reverse().join("")}</ul>` : none));
+  return new Response(html, { status: 200, headers: withoutLength(page.headers) });
+}
+
+const withoutLength = (kept) => {
+  const headers = new Headers(kept);
+  headers.delete("Content-Encoding");
+  headers.delete("Content-Length");
+  return headers;
+};
 
 async function keepCopy(cache, request, response) {
   await cache.delete(request, { ignoreVary: true }); {# put it last: the oldest copies go first #}
@@ -73,18 +119,19 @@ async function keepCopy(cache, request, response) {
    this device's: a copy drawn for another device token (the cookies were cleared since) is not
    shown, and goes (app/platform/devices.py: the « copie » cookie and X-Copie-Appareil). #}
 async function offlineCopy(cache, request) {
-  const copy = await cache.match(request, { ignoreVary: true });
+  const copy = await ours(cache, request, await cache.match(request, { ignoreVary: true }));
   if (!copy) return undefined;
-  if (self.cookieStore && copy.headers.has("X-Copie-Appareil")) {
+  const html = (await copy.text()).replace("<html ", "<html data-offline-copy ");
+  return new Response(html, { status: 200, headers: withoutLength(copy.headers) });
+}
+
+async function ours(cache, request, copy) {
+  if (copy && self.cookieStore && copy.headers.has("X-Copie-Appareil")) {
     const mark = await self.cookieStore.get("copie").catch(() => null);
     if (mark?.value !== copy.headers.get("X-Copie-Appareil")) {
       await cache.delete(request, { ignoreVary: true });
       return undefined;
     }
   }
-  const headers = new Headers(copy.headers);
-  headers.delete("Content-Encoding");
-  headers.delete("Content-Length");
-  const html = (await copy.text()).replace("<html ", "<html data-offline-copy ");
-  return new Response(html, { status: 200, headers });
+  return copy;
 }

@@ -1,6 +1,6 @@
 """End-to-end fixtures: the real app under gunicorn on a migrated database, and a phone-sized Chromium.
 
-The server (tests/servers.py) runs once for the whole session, on SQLite. Tests stay apart
+The server (scripts/lib/servers.py) runs once for the whole session, on SQLite. Tests stay apart
 without a database per test: each one uses a fresh browser context, that is a new device, and a
 device only ever sees its own games.
 """
@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.servers import Gunicorn, migrate, server_env
+from scripts.lib.servers import Gunicorn, migrate, server_env
+from scripts.lib.showcase import evening
 
 # Chromium's headless shell first: the same Blink as the full browser without its windowing
 # parts, what Playwright itself runs headless; half the CPU of the full `chromium` here (e2e 361
@@ -121,3 +122,15 @@ def new_context(new_context):
         return context
 
     return make
+
+
+@pytest.fixture(scope="session")
+def evening_phone(browser, base_url: str) -> tuple[dict, dict[str, str]]:
+    """The evening of scripts/lib/showcase.py played once on one phone: its cookies, and where
+    each screen is (a context made with these cookies is that phone)."""
+    context = browser.new_context(locale="fr-FR", base_url=base_url)
+    context.set_default_timeout(ACTION_TIMEOUT_MS)
+    screens = evening(context.new_page()).screens()
+    state = context.storage_state()
+    context.close()
+    return state, screens

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 
 from playwright.sync_api import Locator, Page, expect
 
+from scripts.lib import showcase
+
 # Set on `window` before an action; a full page load wipes it, an htmx swap keeps it.
 NO_RELOAD_MARKER = "window.__e2eNoReload"
 
@@ -274,27 +276,11 @@ class HistoryPage(Screen):
         )
 
 
-_HIDDEN_FIELD = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)">')
-
-
 def game_started(page: Page, names: Sequence[str], *rounds: Sequence[int]) -> GamePage:
     """Open a game already started by this phone, these rounds played: where a test begins, not
-    what it checks.
-
-    The new-game form and each round's are sent as requests of the phone's own (its cookies, the
-    hidden fields as the page gives them), then the game is opened; the forms themselves, typed
-    and tapped, are NewGamePage's and GamePage's, in the tests of starting and playing."""
-    form = page.request.get("/parties/nouvelle")
-    fields = dict(_HIDDEN_FIELD.findall(form.text()))
-    fields.update({f"players-{seat}": name for seat, name in enumerate(names)})
-    started = page.request.post("/parties", form=fields)  # 303, followed to the game
-    assert started.ok and "/parties/" in started.url, (started.status, started.url)
-    for number, heads in enumerate(rounds, start=1):
-        typed = {f"heads-{seat}": str(value) for seat, value in enumerate(heads)}
-        token = {"csrf_token": fields["csrf_token"], "number": str(number)}
-        played = page.request.post(f"{started.url}/manches", form={**token, **typed})
-        assert played.ok and played.url == started.url, (number, played.status, played.url)
-    page.goto(started.url)
+    what it checks (sent as requests; the forms typed and tapped are NewGamePage's and
+    GamePage's, in the tests of starting and playing)."""
+    showcase.game_started(page, names, *rounds)
     game = GamePage(page)
     expect(game.scoreboard).to_be_visible()
     return game

@@ -1,5 +1,5 @@
 """Beyond a paper sheet, in a phone-sized Chromium: one journey each for an end-rule variant,
-correcting a round, statistics, the score chart, export and import; axe-core on each new screen.
+correcting a round, statistics, export and import (axe-core on them: test_accessibility.py).
 
 These screens have no script of their own (edit, statistics, history and import are plain forms
 and links; the round form is the game's): they run once, JavaScript on. Playing without
@@ -11,12 +11,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from .axe import expect_accessible
 from .pages import GamePage, HistoryPage, HomePage, NewGamePage, control, game_started
 
 pytestmark = pytest.mark.e2e
@@ -49,10 +47,6 @@ def stats_table(page: Page) -> Locator:
 
 def column(page: Page, starts: str) -> Locator:
     return stats_table(page).get_by_role("columnheader", name=re.compile(rf"^{re.escape(starts)}"))
-
-
-def chart(page: Page) -> Locator:
-    return page.get_by_role("img", name=re.compile("Évolution des scores"))
 
 
 def file_field(page: Page) -> Locator:
@@ -116,42 +110,10 @@ def test_statistics_open_from_home_and_sort_by_a_column(page: Page):
     expect(table).to_be_visible()
     expect(column(page, "Parties")).to_be_visible()
     expect(column(page, "Victoires")).to_have_attribute("aria-sort", "descending")
-    expect(table.get_by_role("rowheader")).to_have_count(3)  # « chloé » is Chloé
-    expect(table.get_by_role("rowheader").nth(2)).to_have_text("Alice")  # no win
-
-    column(page, "Joueur").get_by_role("link").click()
+    column(page, "Joueur").get_by_role("link").click()  # the orders: tests/unit/test_stats.py
 
     expect(column(page, "Joueur")).to_have_attribute("aria-sort", "ascending")
-    expect(column(page, "Victoires")).not_to_have_attribute("aria-sort", re.compile("."))
-    expect(stats_table(page).get_by_role("rowheader")).to_have_text(
-        ["Alice", "Bruno", re.compile("^chloé$", re.IGNORECASE)]
-    )
-    assert "tri=" in page.url
-
-    column(page, "Joueur").get_by_role("link").click()
-
-    expect(column(page, "Joueur")).to_have_attribute("aria-sort", "descending")
-    expect(stats_table(page).get_by_role("rowheader").first).to_have_text(
-        re.compile("^chloé$", re.IGNORECASE)
-    )
     assert HomePage(page).has_no_sideways_scroll()
-
-
-# --- Chart ----------------------------------------------------------------------------------------
-
-
-def test_the_chart_is_drawn_with_its_accessible_name_and_fits_the_phone(page: Page):
-    game = game_started(page, NAMES, [5, 6, 7])
-    expect(chart(page)).to_have_count(1)
-
-    game.play_round(NAMES, [10, 0, 3], 2)
-
-    drawing = chart(page)
-    expect(drawing).to_be_visible()
-    expect(drawing).to_have_accessible_name(re.compile("Alice 15.*Bruno 6.*Chloé 10"))
-    box = drawing.bounding_box()
-    assert box is not None and 0 < box["width"] <= 360
-    assert game.has_no_sideways_scroll()
 
 
 # --- Export and import ----------------------------------------------------------------------------
@@ -181,100 +143,3 @@ def test_a_game_exported_as_json_is_imported_on_another_phone(page: Page, new_co
     copied = GamePage(other)
     copied.expect_totals({"Alice": 70, "Bruno": 20, "Chloé": 10})
     expect(copied.result).to_contain_text("Chloé")
-
-
-# --- axe-core on the new screens ------------------------------------------------------------------
-
-
-def new_game_with_variants(page: Page) -> None:
-    form = NewGamePage(page).open()
-    form.type_names(NAMES)
-    end_rules(page).get_by_role("radio", name="Nombre de manches", exact=True).check()
-    end_rules(page).get_by_role("spinbutton", name="Manches", exact=True).fill("5")
-    page.get_by_role("checkbox", name="Variante pro", exact=True).check()
-
-
-def new_game_with_an_invalid_limit(page: Page) -> None:
-    form = NewGamePage(page).open()
-    form.type_names(NAMES)
-    end_rules(page).get_by_role("radio", name="Autre limite", exact=True).check()
-    end_rules(page).get_by_role("spinbutton", name="Limite", exact=True).fill("9")
-    form.start.click()
-    expect(form.alert).to_be_visible()
-
-
-def edit_round(page: Page) -> None:
-    game_started(page, NAMES, [5, 6, 7])
-    edit_link(page, 1).click()
-    expect(save_round(page)).to_be_visible()
-
-
-def edit_round_with_errors(page: Page) -> None:
-    edit_round(page)
-    GamePage(page).heads_field("Alice").fill("98")
-    save_round(page).click()
-    expect(page.get_by_role("alert")).to_be_visible()
-
-
-def edit_round_from_a_stale_page(page: Page) -> None:
-    game_started(page, NAMES, [5, 6, 7])
-    other_tab = page.context.new_page()
-    other_tab.goto(page.url)
-    edit_link(page, 1).click()
-    GamePage(other_tab).play_round(NAMES, [1, 1, 1], 2)
-    save_round(page).click()
-    expect(page.get_by_role("alert")).to_contain_text("a changé")
-
-
-def statistics(page: Page) -> None:
-    game_started(page, NAMES, [30, 10, 5], [40, 10, 5])
-    page.goto("/statistiques?tri=nom")
-    expect(stats_table(page)).to_be_visible()
-
-
-def history_with_the_import_form(page: Page) -> None:
-    game_started(page, NAMES, [1, 2, 3])
-    expect(file_field(HistoryPage(page).open().page)).to_be_visible()
-
-
-def history_with_an_import_error(page: Page) -> None:
-    HistoryPage(page).open()
-    file_field(page).set_input_files(
-        files=[{"name": "x.json", "mimeType": "application/json", "buffer": b"{}"}]
-    )
-    import_button(page).click()
-    expect(page.get_by_role("alert")).to_be_visible()
-
-
-def game_with_the_chart(page: Page) -> None:
-    game_started(page, NAMES, [5, 6, 7], [10, 0, 3], [20, 30, 1])
-    expect(chart(page)).to_be_visible()
-
-
-def finished_game_with_the_chart(page: Page) -> None:
-    game_started(page, NAMES, [30, 10, 5], [40, 10, 5])
-    expect(chart(page)).to_be_visible()
-
-
-SCREENS: dict[str, Callable[[Page], None]] = {
-    screen.__name__: screen
-    for screen in (
-        new_game_with_variants,
-        new_game_with_an_invalid_limit,
-        edit_round,
-        edit_round_with_errors,
-        edit_round_from_a_stale_page,
-        statistics,
-        history_with_the_import_form,
-        history_with_an_import_error,
-        game_with_the_chart,
-        finished_game_with_the_chart,
-    )
-}
-
-
-@pytest.mark.parametrize("screen", SCREENS)
-def test_no_wcag_22_aa_violation_on_the_new_screens(page: Page, screen: str):
-    SCREENS[screen](page)
-
-    expect_accessible(page, screen)

@@ -1,5 +1,5 @@
 """What a person sees, at every size (ui-contract « What a person sees, at every size »): every
-screen whole at five sizes in three languages, the sheet's columns, the big screen, and where
+screen whole at five sizes in two languages, the sheet's columns, the big screen, and where
 the eyes land after an action.
 
 The light and the dark theme share every size and rule of the layout (app.css changes colours
@@ -13,9 +13,10 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .layout import problems
+from scripts.lib.layout import problems
+from scripts.lib.showcase import LAST_ROUND, NAMES, ROUNDS
+
 from .pages import GamePage, NewGamePage, game_started
-from .showcase import LAST_ROUND, NAMES, ROUNDS, evening
 
 SIZES = {
     "phone": (360, 640),
@@ -25,18 +26,14 @@ SIZES = {
     "tv": (1920, 1080),
 }
 NEW_PHONE = {"cookies": [], "origins": []}
-LANGUAGES = {"fr": ("fr-FR", "light"), "en": ("en-GB", "dark"), "de": ("de-DE", "dark")}
+# English words are shorter than French and German ones: fr and de are the ones that could not fit.
+LANGUAGES = {"fr": ("fr-FR", "light"), "de": ("de-DE", "dark")}
 
 
 @pytest.fixture(scope="module")
-def phone(browser: Browser, base_url: str) -> tuple[dict, dict[str, str]]:
-    """The evening played once on one phone: its cookies, and where each screen is."""
-    context = browser.new_context(locale="fr-FR", base_url=base_url)
-    context.set_default_timeout(15_000)
-    screens = evening(context.new_page()).screens()
-    state = context.storage_state()
-    context.close()
-    return state, screens
+def phone(evening_phone) -> tuple[dict, dict[str, str]]:
+    """The evening played once on one phone (tests/e2e/conftest.py, shared with axe's test)."""
+    return evening_phone
 
 
 def _at(browser: Browser, base_url: str, state: dict, size: str, language: str = "fr") -> Page:
@@ -95,6 +92,28 @@ def test_the_follow_page_is_the_tables_big_screen(browser, base_url, phone, size
     page.context.close()
 
 
+@pytest.mark.parametrize(("size", "small_px"), [("laptop", 17), ("tv", 24)])
+def test_the_big_screen_at_the_end_shows_the_result_and_the_standings_large(
+    browser, base_url, phone, size, small_px
+):
+    state, screens = phone
+    page = _at(browser, base_url, NEW_PHONE, size)  # a TV, which never scored
+    page.goto(screens["follow-result"])
+    board = GamePage(page)
+
+    expect(board.result).to_contain_text("Marie-Christine gagne")
+    expect(board.result).to_be_in_viewport(ratio=1)
+    for name in NAMES:
+        expect(board.player_heading(name)).to_be_in_viewport(ratio=1)
+    # Ranks and warnings read across the room; the result to send waits below, for a phone.
+    last = board.player_heading(NAMES[0])  # Éléonore, who went above 66: 10th
+    for small in (last.get_by_text("10e", exact=True), last.get_by_text("A dépassé 66")):
+        size_px = small.evaluate("text => parseFloat(getComputedStyle(text).fontSize)")
+        assert size_px >= small_px, size_px
+    expect(page.get_by_role("heading", name="Le résultat à envoyer")).not_to_be_in_viewport()
+    page.context.close()
+
+
 @pytest.mark.parametrize("size", ["phone", "phone-on-its-side"])
 def test_the_result_is_in_view_and_focused_when_a_round_ends_the_game(browser, base_url, size):
     page = _at(browser, base_url, NEW_PHONE, size)
@@ -139,4 +158,22 @@ def test_a_refused_import_is_said_in_view_at_the_foot_of_a_long_history(browser,
     alert = page.get_by_role("alert").filter(has_text=re.compile("Rien n’a été importé"))
     expect(alert).to_be_in_viewport()
     expect(alert).to_be_focused()
+    page.context.close()
+
+
+def test_each_rows_cost_sits_with_its_own_button_on_a_phone(browser, base_url, phone):
+    state, screens = phone
+    page = _at(browser, base_url, state, "phone")
+    page.goto(screens["assistant"])
+    buttons = [page.get_by_role("button", name=f"Ramasser la rangée {n}") for n in (1, 2, 3, 4)]
+
+    for button, following in zip(buttons, buttons[1:], strict=False):
+        row = page.get_by_role("listitem").filter(has=button)
+        cost = row.get_by_text(re.compile(r"^\d+ têtes?$"))
+        mine, its, next_one = (x.bounding_box() for x in (button, cost, following))
+        assert mine and its and next_one
+        to_mine = its["y"] - (mine["y"] + mine["height"])
+        to_next = next_one["y"] - (its["y"] + its["height"])
+        # Read as a pair: the cost at least twice as near its button as the next one.
+        assert to_next >= 2 * max(to_mine, 1), (to_mine, to_next)
     page.context.close()

@@ -49,6 +49,14 @@ def test_enter_in_a_name_field_moves_to_the_next_one(page: Page):
     expect(form.start).to_be_visible()  # Enter did not submit the form
 
 
+def test_a_name_stops_at_30_characters_as_it_is_typed(page: Page):
+    form = NewGamePage(page).open()
+
+    form.name_field(1).press_sequentially("Éléonore Wolfeschlegelsteinhausen")
+
+    expect(form.name_field(1)).to_have_value("Éléonore Wolfeschlegelsteinhau")
+
+
 def test_blank_name_fields_are_ignored(page: Page):
     form = NewGamePage(page).open()
     form.add_player.click()
@@ -66,11 +74,10 @@ def test_blank_name_fields_are_ignored(page: Page):
 @pytest.mark.parametrize(
     ("names", "refused_seat", "message"),
     [
+        # the other refusals: tests/integration/test_new_game.py and tests/unit/test_rules.py
         (["Alice", " alice "], 2, "déjà à la table"),
-        (["Alice", "Bartholomé-Maximilien de Montfort"], 2, "30 au plus"),
-        (["Alice", ""], None, "au moins 2"),
     ],
-    ids=["duplicate-ignoring-case-and-spaces", "longer-than-30", "fewer-than-2"],
+    ids=["duplicate-ignoring-case-and-spaces"],
 )
 def test_names_that_cannot_start_a_game_are_refused_and_kept(
     page: Page, names, refused_seat, message

@@ -4,6 +4,8 @@ Rounds that wait for the network are tests/e2e/test_waiting_rounds.py's."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
@@ -37,6 +39,9 @@ def test_a_game_page_already_opened_reloads_offline_with_its_last_scores(
     game = start(page)
     game.play_round(NAMES, [4, 9], 1)
     game = controlled_by_the_service_worker(page)
+    # The worker said it holds the stylesheet: the page links it instead of carrying it.
+    expect(page.locator("head style")).to_have_count(0)
+    expect(page.locator("link[rel=stylesheet]")).to_have_count(1)
 
     context.set_offline(True)
     page.reload()
@@ -63,6 +68,37 @@ def test_the_installed_app_opens_offline_from_home_to_the_game_in_progress(
 
     game.expect_totals({"Alice": 4, "Bruno": 9})
     expect(page.get_by_role("status").filter(has_text="Hors ligne")).to_be_visible()
+
+
+def test_back_and_forward_show_the_sheet_as_it_stands_and_record_nothing_twice(page: Page):
+    """The report of issue 29: Forward brought back the page as it was before the last round."""
+    game = start(page)
+    game.play_round(NAMES, [4, 9], 1)
+    page.get_by_role("link", name="Modifier la manche 1").click()
+    page.go_back()
+    game.play_round(NAMES, [1, 2], 2)  # by htmx: the address stays the same
+
+    page.go_forward()
+    page.go_back()
+
+    expect(game.round_line(2)).to_be_visible()
+    game.expect_totals({"Alice": 5, "Bruno": 11})
+    expect(page.get_by_text("Têtes prises à la manche 3")).to_be_visible()
+
+
+def test_a_game_never_opened_here_shows_offline_the_app_s_page_with_the_games_it_can_show(
+    page: Page, context: BrowserContext
+):
+    game = start(page)
+    game.play_round(NAMES, [4, 9], 1)
+    controlled_by_the_service_worker(page)  # this game's copy is kept
+
+    context.set_offline(True)
+    page.goto("/parties/jamais-ouverte-ici")
+
+    expect(page.get_by_role("heading", name="Hors ligne", exact=True)).to_be_visible()
+    page.get_by_role("link", name=re.compile("Alice.+, .+Bruno")).click()  # names isolated
+    GamePage(page).expect_totals({"Alice": 4, "Bruno": 9})
 
 
 def test_a_form_that_cannot_wait_says_so_offline_and_keeps_what_was_typed(

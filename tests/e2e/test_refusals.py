@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.servers import running
+from scripts.lib.servers import running
 
 pytestmark = pytest.mark.e2e
 

@@ -18,7 +18,7 @@ from .test_follow import share_and_return
 pytestmark = pytest.mark.e2e
 
 NAMES = ["Brice", "Chloé", "Aube"]
-TEXT = "Brice gagne avec 15 têtes — Chloé 19, Aube 70 — 2 manches"
+TEXT = "Brice gagne avec 15 têtes\u202f! — Chloé 19, Aube 70 — 2 manches"
 
 
 def finished(page: Page) -> GamePage:
@@ -99,6 +99,20 @@ def test_a_phone_with_a_share_sheet_gets_the_image_as_a_file(new_context):
     assert shared["type"] == "image/png" and shared["png"]
     assert re.fullmatch(r"6-qui-prend-\d{4}-\d\d-\d\d\.png", shared["name"])
     assert shared["text"] == TEXT
+
+
+def test_without_a_share_sheet_partager_keeps_the_image_and_its_download_in_view(new_context):
+    page = new_context().new_page()  # Chromium on Linux: no share sheet, as a laptop
+    finished(page)
+    result_page = page.url
+
+    control(page, "Partager le résultat").click()
+
+    expect(page.get_by_role("status").filter(has_text="Télécharger l’image")).to_be_visible()
+    assert page.url == result_page
+    expect(image_of(page)).to_be_in_viewport()
+    expect(control(page, "Télécharger l’image")).to_be_focused()
+    expect(control(page, "Télécharger l’image")).to_be_in_viewport()
 
 
 def test_without_javascript_the_image_its_download_and_the_text_are_there(new_context):

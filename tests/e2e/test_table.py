@@ -91,3 +91,15 @@ def test_a_round_from_another_phone_shows_live_and_never_over_what_is_typed(new_
     expect(first.heads_field("Alice")).to_have_value("4")  # nothing typed is lost
     first.heads_field("Alice").fill("")
     first.expect_totals({"Alice": 6, "Bruno": 9, "Chloé": 11})  # caught up once emptied
+
+
+def test_a_second_tab_of_the_same_phone_follows_the_rounds_of_the_first(new_context):
+    first = game_started(new_context().new_page(), NAMES, [5, 6, 7])  # a phone's own game
+    second = GamePage(first.page.context.new_page())
+    second.page.goto(first.page.url)
+    second.mark_no_reload()
+
+    first.play_round(NAMES, [1, 2, 3], 2)
+
+    second.expect_totals({"Alice": 6, "Bruno": 8, "Chloé": 10})  # within seconds, no reload
+    assert second.was_not_reloaded()

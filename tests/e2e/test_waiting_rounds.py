@@ -116,6 +116,10 @@ def test_a_round_sent_offline_is_shown_counted_and_sent_once_when_the_network_is
     expect(waiting_line(game, 2)).to_be_visible()
     expect(sheet_cells(game, 2, waiting=True)).to_have_text(["5", "2", "0"])
     game.expect_totals({"Alice": 8, "Bruno": 3, "Chloé": 2})
+    mark = game.scoreboard.get_by_role("cell", name="8", exact=True).evaluate(
+        "cell => getComputedStyle(cell, '::after').maskImage"
+    )
+    assert mark.startswith('url("data:image/svg+xml'), mark  # not an emoji, blank without its font
     expect(game.last_round_of("Alice")).to_have_text("+5")
     game.expect_leaders(["Chloé"], ["Alice", "Bruno"])
     expect(game.gauge_of("Alice")).to_have_attribute("value", "8")
@@ -129,6 +133,23 @@ def test_a_round_sent_offline_is_shown_counted_and_sent_once_when_the_network_is
     expect(network_line(page)).to_contain_text("Réseau revenu")
     assert game.was_not_reloaded()
     expect_recorded(game, {"Alice": 8, "Bruno": 3, "Chloé": 2}, rounds=2)
+
+
+def test_a_round_the_server_cannot_write_waits_as_offline_and_goes_once_it_can(phone):
+    """Issue 30: a database that fails answers 503 (tests/integration/test_never_twice.py);
+    the round typed then stays on the phone, counted, and goes once the server takes it."""
+    context, page = phone
+    game = start(page)
+    unavailable = re.compile(r"/manches$")
+    page.route(unavailable, lambda route: route.fulfill(status=503, headers={"Retry-After": "1"}))
+
+    game.enter_round(NAMES, [5, 2, 0])
+
+    expect(sheet_cells(game, 1, waiting=True)).to_have_text(["5", "2", "0"])
+    game.expect_totals({"Alice": 5, "Bruno": 2, "Chloé": 0})
+    page.unroute(unavailable)
+    expect(recorded_line(game, 1)).to_be_visible()  # sent again by itself
+    expect_recorded(game, {"Alice": 5, "Bruno": 2, "Chloé": 0}, rounds=1)
 
 
 def test_one_line_says_the_state_and_no_stale_notice_stays(phone):
@@ -171,6 +192,8 @@ def test_the_first_round_taken_back_before_it_leaves_is_never_sent_and_offered_a
     expect(form_for(game, 1)).to_be_visible()
     expect(game.heads_field("Alice")).to_have_value("2")  # offered again, as it was
     expect(game.heads_field("Bruno")).to_have_value("6")
+    page.keyboard.type("1")  # replaces the value offered again (a caret before it made « 12 »)
+    expect(game.heads_field("Alice")).to_have_value("1")
     expect(page.get_by_role("status").filter(has_text="plus en attente")).to_be_visible()
     expect(game.cancel).to_have_count(0)
 
@@ -227,6 +250,28 @@ def test_rounds_queued_in_a_row_are_shown_survive_a_reload_and_go_in_order(phone
     expect(sheet_cells(game, 2)).to_have_text(["5", "2", "0"])
     expect(sheet_cells(game, 3)).to_have_text(["1", "4", "3"])
     expect_recorded(game, {"Alice": 9, "Bruno": 7, "Chloé": 5}, rounds=3)
+
+
+def test_a_round_typed_in_the_offline_copy_of_the_game_counts_and_goes_with_its_values(phone):
+    """The report of issue 29: typed after a reload without network, the round waited empty
+    and the server refused « Il faut 3 nombres de têtes »."""
+    context, page = phone
+    if not page.evaluate("window.isSecureContext"):
+        pytest.skip("only the service worker can open a page without network")
+    game = start(page, controlled=True)
+    game.play_round(NAMES, [3, 1, 2], 1)  # by htmx: the worker's copy is of round 1's form
+    context.set_offline(True)
+    page.reload()
+    expect(page.get_by_role("status").filter(has_text="Hors ligne")).to_be_visible()
+    expect(form_for(game, 2)).to_be_visible()  # the last drawing, not the copy's round 1
+
+    game.enter_round(NAMES, [5, 2, 0])
+
+    expect(sheet_cells(game, 2, waiting=True)).to_have_text(["5", "2", "0"])
+    game.expect_totals({"Alice": 8, "Bruno": 3, "Chloé": 2})
+    context.set_offline(False)
+    expect(recorded_line(game, 2)).to_be_visible()
+    expect_recorded(game, {"Alice": 8, "Bruno": 3, "Chloé": 2}, rounds=2)
 
 
 def test_a_round_waiting_in_a_closed_tab_goes_once_the_game_is_opened_again(phone):

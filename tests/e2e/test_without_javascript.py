@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -37,40 +35,20 @@ def test_a_whole_game_without_javascript(page: Page):
     expect(game.scoreboard).to_be_visible()
     first_game = page.url
 
+    # Each real form once, each a 303 that only a browser follows. What the answers hold (totals,
+    # refusals, leaders) is tests/integration/test_game_flow.py's.
     game.play_round(names, [10, 20, 5], 1)
     game.expect_totals({"Alice": 10, "Bruno": 20, "Chloé": 5})
-    game.expect_leaders(["Chloé"], ["Alice", "Bruno"])
-
-    for name, value in zip(names, [98, 1, 1]):
-        game.heads_field(name).fill(str(value))
-    assert submit(page, game.validate) == 422
-    expect(game.alert).to_be_visible()
-    expect(game.heads_field("Alice")).to_have_attribute("aria-invalid", "true")
-    expect(game.heads_field("Alice")).to_have_accessible_description(re.compile("au plus 97"))
-    for name, typed in zip(names, ["98", "1", "1"]):
-        expect(game.heads_field(name)).to_have_value(typed)
-    expect(game.round_line(2)).to_have_count(0)
-
-    game.heads_field("Alice").fill("8")
-    assert submit(page, game.validate) == 303
-    expect(game.round_line(2)).to_be_visible()
-    game.expect_totals({"Alice": 18, "Bruno": 21, "Chloé": 6})
-
+    game.play_round(names, [8, 1, 1], 2)
     assert submit(page, game.cancel) == 303
     expect(game.round_line(2)).to_have_count(0)
-    game.expect_totals({"Alice": 10, "Bruno": 20, "Chloé": 5})
 
     game.play_round(names, [60, 3, 2], 2)  # Alice reaches 70
     expect(game.result).to_contain_text("Chloé")
-    expect(game.result).to_contain_text("gagne")
-    expect(game.result).to_contain_text("7")
-    expect(game.validate).to_have_count(0)
 
     assert submit(page, game.rematch) == 303
     expect(game.scoreboard.get_by_role("rowheader")).to_have_text(names)
-    game.expect_totals(dict.fromkeys(names, 0))
     expect(game.round_line(1)).to_have_count(0)
-    expect(game.validate).to_be_visible()
     assert page.url != first_game
 
 

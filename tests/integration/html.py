@@ -115,6 +115,21 @@ def parse(markup: str | bytes) -> Element:
 # --- The game page, read through its accessible names ---------------------------------------------
 
 
+def accessible_text(element: Element) -> str:
+    """Return the text a screen reader reads: what is hidden with aria-hidden is left out."""
+    parts: list[str] = []
+
+    def walk(node: Element) -> None:
+        for child in node.children:
+            if isinstance(child, str):
+                parts.append(child)
+            elif child.get("aria-hidden") != "true" and child.tag not in ("script", "style"):
+                walk(child)
+
+    walk(element)
+    return " ".join("".join(parts).split())
+
+
 def table_named(page: Element, caption: str) -> Element | None:
     for table in page.find_all("table"):
         found = table.find("caption")
@@ -216,8 +231,10 @@ def hidden_value(form: Element, name: str) -> str | None:
 
 
 def status_text(page: Element) -> str:
-    """Return the text of every role="status" region, joined."""
-    return " ".join(element.text for element in page.find_all(role="status"))
+    """Return the text of every role="status" region shown (not `hidden`), joined."""
+    return " ".join(
+        element.text for element in page.find_all(role="status") if "hidden" not in element.attrs
+    )
 
 
 def has_word(text: str, number: int) -> bool:

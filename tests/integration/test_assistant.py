@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from .actions import HTMX, dump, game_page, game_url, new_device, play_round, start_game
+from .actions import HTMX, dump, game_page, game_url, play_round, start_game
 from .html import Element, button, field_labelled, form_of, hidden_value, link, parse, totals
 
 NAMES = ["Alice", "Bruno", "Chloé"]
@@ -271,19 +271,6 @@ def test_htmx_gets_the_assistant_part_in_place_with_focus_on_the_first_card(clie
     refused = place(client, laid, 2, [50, 1, 2], **HTMX)
     assert refused.status_code == 422
     assert "autofocus" in field_labelled(parse(refused.data), "Alice").attrs
-
-
-def test_another_devices_game_is_a_404_on_every_assistant_route(client, app, laid):
-    other = new_device(app)
-    other.get("/")
-    before = dump(app)
-    assert other.get(assistant_url(laid)).status_code == 404
-    assert other.get(f"{game_url(laid)}/compter?cartes=55").status_code == 404
-    assert lay_rows(other, laid, [1, 2, 3, 4]).status_code == 404
-    assert place(other, laid, 1, [50, 75, 19]).status_code == 404
-    assert choose(other, laid, "1", "1").status_code == 404
-    assert take_back(other, laid, 1).status_code == 404
-    assert dump(app) == before
 
 
 def test_a_finished_game_has_no_assistant_round(client, public_id):

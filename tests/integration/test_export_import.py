@@ -12,7 +12,7 @@ import json
 import pytest
 from werkzeug.http import parse_options_header
 
-from .actions import count_rows, dump, game_page, game_url, new_device, play_rounds, start_game
+from .actions import dump, game_page, game_url, new_device, play_rounds, start_game
 from .html import (
     Element,
     button,
@@ -124,69 +124,27 @@ def test_the_history_offers_to_export_everything_and_to_import(client):
 # --- Export ---------------------------------------------------------------------------------------
 
 
-def test_a_game_as_csv_downloads_a_row_per_round(client):
-    public_id = start_game(client, ["Alice", "Bob", "Carla"])
-    play_rounds(client, public_id, [10, 20, 3], [50, 8, 30])
-
-    response = export_game(client, public_id, "csv")
-
-    assert response.status_code == 200
-    assert response.mimetype == "text/csv" and response.mimetype_params["charset"] == "utf-8"
-    assert attachment_name(response).endswith(".csv")
-    assert read_csv(response)[1:] == [["1", "10", "20", "3"], ["2", "50", "8", "30"]]
-
-
-def test_a_game_as_json_downloads_its_players_rounds_and_rules(client):
-    public_id = start_game(client, ["Alice", "Bob"], end="at_or_above", pro="y")
-    play_rounds(client, public_id, [10, 20], [30, 3])
-
-    response = export_game(client, public_id, "json")
-
-    assert response.status_code == 200
-    assert response.mimetype == "application/json"
-    assert attachment_name(response).endswith(".json")
-    document = json.loads(response.data)
-    assert (document["format"], document["version"]) == ("six-qui-prend", 1)
-    (game,) = document["games"]
-    assert game["id"] == public_id
-    assert game["players"] == ["Alice", "Bob"]
-    assert game["rounds"] == [[10, 20], [30, 3]]
-    assert game["rules"] == {"end": "at_or_above", "limit": 66, "round_count": None, "pro": True}
-    assert game["winners"] == []
-
-
-def test_all_games_as_json_are_this_devices_oldest_first(app, client):
+@pytest.mark.parametrize(
+    ("path", "mimetype"),
+    [
+        ("/parties/{first}/export.csv", "text/csv"),
+        ("/parties/{first}/export.json", "application/json"),
+        ("/historique/export.csv", "text/csv"),
+        ("/historique/export.json", "application/json"),
+    ],
+)
+def test_exports_download_as_attachments_of_this_device_only(app, client, path, mimetype):
+    # What the files hold is tests/unit/test_transfer.py's; here the HTTP answer and whose games.
     ids = play_a_table(client)
-    other = new_device(app)
-    start_game(other, ["Zoé", "Yann"])
+    start_game(new_device(app), ["Zoé", "Yann"])
 
-    response = export_all(client, "json")
+    response = client.get(path.format(first=ids[0]))
 
-    assert response.mimetype == "application/json"
-    assert attachment_name(response).endswith(".json")
-    games = json.loads(response.data)["games"]
-    assert [g["id"] for g in games] == ids
-    assert all("Zoé" not in g["players"] for g in games)
-
-
-def test_all_games_as_csv_have_a_row_per_round_of_every_game(client):
-    first, second, third = play_a_table(client)
-
-    response = export_all(client, "csv")
-
-    assert response.mimetype == "text/csv"
-    assert attachment_name(response).endswith(".csv")
-    rows = read_csv(response)
-    assert rows[0][:5] == ["Partie", "Date", "Manche", "Joueur 1", "Têtes 1"]
-    assert [(r[0], r[2]) for r in rows[1:]] == [
-        (first, "1"),
-        (first, "2"),
-        (first, "3"),
-        (second, "1"),
-        (second, "2"),
-        (third, "1"),
-    ]
-    assert rows[-1][3:] == ["Fay", "80", "Gus", "1", "Hal", "2", "Ivy", "3"]
+    assert response.status_code == 200 and response.mimetype == mimetype
+    assert attachment_name(response).endswith("." + path.rsplit(".", 1)[1])
+    assert "Zoé".encode() not in response.data
+    if path == "/historique/export.json":
+        assert [game["id"] for game in json.loads(response.data)["games"]] == ids
 
 
 def test_csv_headers_are_in_the_requests_language(client):
@@ -199,19 +157,6 @@ def test_csv_headers_are_in_the_requests_language(client):
 
     assert one[0] == ["Round", "Alice", "Bob"]
     assert every[0][:5] == ["Game", "Date", "Round", "Player 1", "Bullheads 1"]
-
-
-@pytest.mark.parametrize("kind", ["csv", "json"])
-def test_another_devices_game_cannot_be_exported(app, client, kind):
-    public_id = start_game(client, ["Alice", "Bob"])
-    play_rounds(client, public_id, [1, 2])
-    other = new_device(app)
-    other.get("/")
-
-    response = export_game(other, public_id, kind)
-
-    assert response.status_code == 404
-    assert b"Alice" not in response.data
 
 
 @pytest.mark.parametrize(
@@ -392,20 +337,16 @@ def test_a_refusal_is_said_in_the_requests_language(app, client):
     assert "Partie" not in text and "manche" not in text
 
 
-def test_sending_no_file_is_refused_with_a_message(app, client):
+@pytest.mark.parametrize("body", [None, b""], ids=["no-file", "empty-file"])
+def test_sending_no_file_is_refused_with_a_message(app, client, body):
     before = dump(app)
+    data = {} if body is None else {"fichier": (io.BytesIO(body), "parties.json")}
 
-    response = client.post("/historique/import", data={}, content_type="multipart/form-data")
+    response = client.post("/historique/import", data=data, content_type="multipart/form-data")
 
     assert response.status_code == 422
     assert "Choisissez un fichier" in alert_text(parse(response.data))
     assert dump(app) == before
-
-
-def test_an_empty_file_is_refused(app, client):
-    page = refused_import(app, client, b"")
-
-    assert "Choisissez un fichier" in alert_text(page)
 
 
 def test_the_refusal_page_still_lists_the_devices_games(app, client):
@@ -415,55 +356,3 @@ def test_the_refusal_page_still_lists_the_devices_games(app, client):
 
     assert len(page.find("ol", class_="history").find_all("li")) == 3
     assert button(page, "Importer") is not None
-
-
-def test_a_file_of_a_thousand_games_fits_under_the_import_limit(app, client):
-    document = {
-        "format": "six-qui-prend",
-        "version": 1,
-        "games": [
-            {
-                "id": f"partie-{n}",
-                "created_at": "2026-11-29T19:05:00Z",
-                "players": ["Alice", "Bob"],
-                "rules": {"end": "above", "limit": 66, "round_count": None, "pro": False},
-                "rounds": [[10, 20], [30, 5], [27, 9]],
-            }
-            for n in range(1000)
-        ],
-    }
-    body = json.dumps(document).encode()
-    assert len(body) > app.config["MAX_CONTENT_LENGTH"]
-
-    response = import_file(client, body)
-
-    assert response.status_code == 303
-
-
-@pytest.mark.parametrize("app_settings", [{"WTF_CSRF_ENABLED": True}], ids=["csrf"])
-def test_an_import_with_the_forms_security_token_is_accepted(app, client, app_settings):
-    # Without the token it is refused: test_csrf.py sends every post, this one too, without it.
-    token = form_of(history(client), "Importer").find("input", name="csrf_token").get("value")
-    document = {
-        "format": "six-qui-prend",
-        "version": 1,
-        "games": [
-            {
-                "id": "from-a-file",
-                "created_at": "2026-11-29T19:05:00Z",
-                "finished_at": None,
-                "rules": {"end": "above", "limit": 66, "round_count": None, "pro": False},
-                "players": ["Alice", "Bob"],
-                "rounds": [[1, 2]],
-            }
-        ],
-    }
-    data = json.dumps(document).encode()
-
-    accepted = client.post(
-        "/historique/import",
-        content_type="multipart/form-data",
-        data={"fichier": (io.BytesIO(data), "p.json"), "csrf_token": token},
-    )
-    assert accepted.status_code == 303
-    assert count_rows(app, "game") == 1

@@ -134,17 +134,6 @@ def test_stopping_the_share_makes_the_address_a_404_and_sharing_again_a_new_one(
     assert follower.get(address).status_code == 404
 
 
-def test_another_device_can_neither_share_nor_stop_nor_see_the_share_page(app, client, game):
-    address = share(client, game)
-    before = dump(app)
-    stranger = new_device(app)
-    assert stranger.post(f"{game_url(game)}/partage").status_code == 404
-    assert stranger.post(f"{game_url(game)}/partage/arreter").status_code == 404
-    assert stranger.get(f"{game_url(game)}/partage").status_code == 404
-    assert dump(app) == before
-    assert stranger.get(address).status_code == 200
-
-
 def test_an_unknown_or_malformed_address_is_a_404(app):
     follower = new_device(app)
     assert follower.get("/suivre/" + "A" * 22).status_code == 404

@@ -10,21 +10,17 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from werkzeug.datastructures import MultiDict
 
 from .actions import HTMX, dump, game_page, game_url, new_device, play_rounds, start_game
 from .html import round_lines, totals
 
-pytestmark = pytest.mark.storage  # on SQLite and PostgreSQL
+FUZZ = settings.get_profile("fuzz")  # tests/conftest.py
 
-FUZZ = settings(
-    max_examples=60,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+# SQLite only (not marked storage), as test_stateful.py says why.
+
 
 numbers = st.one_of(
     st.integers(min_value=-(10**30), max_value=10**30).map(str),

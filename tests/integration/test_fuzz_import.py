@@ -10,18 +10,15 @@ import json
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from .actions import dump
 
+FUZZ = settings.get_profile("fuzz")  # tests/conftest.py
+
 pytestmark = pytest.mark.storage  # on SQLite and PostgreSQL
 
-FUZZ = settings(
-    max_examples=80,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
 
 json_scalars = st.one_of(
     st.none(),

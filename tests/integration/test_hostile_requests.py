@@ -154,11 +154,3 @@ def test_over_https_a_form_without_referer_says_so(app, app_settings):
     assert response.status_code == 400
     text = parse(response.data).text
     assert "Referer" in text and "expiré" not in text
-
-
-@pytest.mark.parametrize("app_settings", [{"WTF_CSRF_ENABLED": True}], ids=["csrf"])
-def test_a_form_without_its_token_says_so(app, app_settings):
-    response = app.test_client().post("/parties", data=NAMES)
-
-    assert response.status_code == 400
-    assert "jeton de sécurité" in parse(response.data).text

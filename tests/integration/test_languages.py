@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from urllib.parse import parse_qs, urlsplit
 
@@ -138,17 +137,13 @@ def test_a_piece_of_page_for_htmx_is_in_the_language_chosen_too(client):
     assert "Bob wins with 3 bullheads!" in status_text(page)
 
 
-def test_numbers_and_dates_follow_the_language(client):
+def test_numbers_follow_the_language(client):
     public_id = start_game(client, ["Alice", "Bob"])
     play_round(client, public_id, 1, [70, 1])  # Bob: 1 head in 1 round, Alice 70
 
     english = parse(client.get("/statistiques", headers=ENGLISH).data).text
     german = parse(client.get("/statistiques", headers=GERMAN).data).text
-    assert "70.0" in english and "70,0" in german
-    english_date = parse(client.get("/historique", headers=ENGLISH).data).find("time").text
-    german_date = parse(client.get("/historique", headers=GERMAN).data).find("time").text
-    assert re.fullmatch(r"\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}", english_date)  # en-GB
-    assert re.fullmatch(r"\d{1,2}\. \w+\.? \d{4}, \d{2}:\d{2}", german_date)
+    assert "70.0" in english and "70,0" in german  # dates: test_a_games_date_reads_as_each_…
 
 
 def test_the_assistant_counting_and_rules_speak_the_language_chosen(client):

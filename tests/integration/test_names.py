@@ -1,34 +1,13 @@
-"""Names that would hide or reverse text: a name showing nothing is refused, names are told
-apart without their invisible characters, and every name is isolated wherever it is shown."""
+"""Names that would hide or reverse text are isolated wherever they are shown. (A name showing
+nothing is refused, names are told apart without their invisible characters: tests/unit/test_rules.py.)"""
 
 from __future__ import annotations
 
 import re
 
-import pytest
-
-from .actions import dump, game_url, play_rounds, start_game
-from .html import parse
+from .actions import game_url, play_rounds, start_game
 
 OVERRIDE = "\u202e"  # RIGHT-TO-LEFT OVERRIDE: reverses what follows, up to the end of its context
-
-
-def refused_names(client, app, *names: str) -> str:
-    before = dump(app)
-    response = client.post("/parties", data={f"players-{s}": n for s, n in enumerate(names)})
-    assert response.status_code == 422
-    assert dump(app) == before
-    return parse(response.data).text
-
-
-@pytest.mark.parametrize("name", ["\u200b", "\u200b\u200b", OVERRIDE, "\u2066\u2069", "\u0301"])
-def test_a_name_that_shows_nothing_is_refused(client, app, name):
-    assert "invisibles" in refused_names(client, app, "Alice", name)
-
-
-@pytest.mark.parametrize("twin", ["Al\u200bice", "Alice\u200d", "\u202dAlice", "ALICE\u2060"])
-def test_names_are_told_apart_without_their_invisible_characters(client, app, twin):
-    assert "déjà à la table" in refused_names(client, app, "Alice", twin)
 
 
 def assert_every_name_isolated(markup: str, name: str) -> None:

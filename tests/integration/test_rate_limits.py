@@ -4,14 +4,17 @@ import io
 import json
 import re
 import secrets
+import sqlite3
 
 import pytest
 
 from app import create_app
 from app.platform.extensions import limiter
+from app.web import result_image
 
-from .actions import dump, game_url, new_device, play_round, start_game
+from .actions import dump, game_url, new_device, play_round, play_rounds, start_game
 from .html import parse
+from .test_follow import share
 
 NAMES = {"players-0": "Alice", "players-1": "Bob"}
 
@@ -27,12 +30,16 @@ def app_settings(tmp_path):
         "RATELIMIT_WRITES_PER_ADDRESS": "12 per minute",
         "RATELIMIT_IMPORTED_GAMES": "5 per hour",
         "RATELIMIT_IMPORTED_GAMES_PER_ADDRESS": "8 per hour",
+        "RATELIMIT_GUESSES": "5 per minute",
+        "RATELIMIT_DRAWINGS_PER_ADDRESS": "2 per minute",
+        "RATELIMIT_HEAVY": "6 per minute",
+        "RATELIMIT_HEAVY_PER_ADDRESS": "10 per minute",
     }
 
 
 @pytest.fixture(autouse=True)
 def fresh_counters(app):
-    # The Limiter is module-global (app/extensions.py): start and leave every test with no counts.
+    # The Limiter is module-global (app/platform/extensions.py): start and leave every test with no counts.
     with app.app_context():
         limiter.reset()
     yield
@@ -222,6 +229,58 @@ def test_a_device_signed_before_a_key_change_keeps_its_own_allowance(app, app_se
     assert table.post("/parties", data=NAMES).status_code == 303
 
 
+# --- Guesses and drawings -------------------------------------------------------------------------
+
+
+def counters(app) -> list[str]:
+    storage = sqlite3.connect(app.config["RATELIMIT_STORAGE_URI"].removeprefix("sqlite:///"))
+    try:
+        return [key for (key,) in storage.execute("SELECT key FROM counter")]
+    finally:
+        storage.close()
+
+
+def test_addresses_leading_nowhere_count_toward_one_allowance_on_every_route(app, client):
+    game = start_game(client, ["Ana", "Bob"])
+    follow_address = share(client, game)
+    guesser = new_device(app)
+    guesser.get("/")
+    routes = [
+        "/suivre/{}",
+        "/suivre/{}/direct",
+        "/suivre/{}/resultat.png",
+        "/rejoindre/{}",
+        "/parties/{}",
+        "/parties/{}/resultat.png",
+    ]
+    guesses = [secrets.token_urlsafe(16) for _ in routes]
+    answers = [guesser.get(route.format(guess)) for route, guess in zip(routes, guesses)]
+    kept = counters(app)
+
+    assert [answer.status_code for answer in answers] == [404] * 5 + [429]
+    assert_french_429(answers[-1])
+    assert not [key for key in kept for guess in guesses if guess in key]  # none per guess
+    # What exists still answers, to the same address: a café's tables share it with the guesser.
+    assert guesser.get(follow_address).status_code == 200
+    assert client.get(game_url(game)).status_code == 200
+
+
+def test_only_new_drawings_of_the_result_count(client):
+    game = start_game(client, ["Brice", "Chloé", "Aube"])
+    play_rounds(client, game, [5, 9, 30], [10, 10, 40])
+    image = f"{game_url(game)}/resultat.png"
+    result_image.forget_drawings()  # another test may have drawn the same card this minute
+    french = [client.get(image, headers={"Accept-Language": "fr"}) for _ in range(4)]
+    regional = client.get(image, headers={"Accept-Language": "fr-CA"})
+    english = client.get(image, headers={"Accept-Language": "en"})
+    german = client.get(image, headers={"Accept-Language": "de"})
+
+    assert [answer.status_code for answer in french] == [200] * 4
+    assert regional.status_code == 200 and regional.data == french[0].data  # the same drawing
+    assert english.status_code == 200
+    assert german.status_code == 429 and int(german.headers["Retry-After"]) > 0
+
+
 # --- Imports count their games --------------------------------------------------------------------
 
 
@@ -261,6 +320,30 @@ def test_a_device_imports_so_many_games_an_hour_and_is_told_when_to_come_back(cl
     assert import_file(client, export_of(2, first=3)).status_code == 303
 
 
+def test_only_the_games_not_here_yet_count_against_the_import_allowance(client):
+    assert import_file(client, export_of(4)).status_code == 303
+    assert import_file(client, export_of(4)).status_code == 303  # again: nothing new, not refused
+    assert import_file(client, export_of(5)).status_code == 303  # 4 here, 1 new: 5 of 5
+
+    assert import_file(client, export_of(1, first=5)).status_code == 422
+
+
+def test_statistics_exports_and_imports_refused_or_not_share_one_allowance(client):
+    client.post("/parties", data=NAMES)  # a phone with its device cookie
+    answers = [
+        import_file(client, export_of(1)),
+        import_file(client, b"not an export"),
+        import_file(client, b"{}"),
+        client.get("/statistiques"),
+        client.get("/historique/export.json"),
+        client.get("/historique/export.csv"),
+    ]
+
+    assert [answer.status_code for answer in answers] == [303, 422, 422, 200, 200, 200]
+    assert_french_429(client.get("/statistiques"))
+    assert client.get("/historique").status_code == 200  # one page of games is not heavy
+
+
 def test_fresh_devices_share_the_addresss_import_allowance(app):
     assert import_file(new_device(app), export_of(4)).status_code == 303
     assert import_file(new_device(app), export_of(4, first=4)).status_code == 303
@@ -277,3 +360,24 @@ def test_the_import_allowance_is_said_in_the_requests_language(client):
     assert response.status_code == 422
     text = parse(response.data).find(role="alert").text
     assert "This file holds 2 games" in text and "5 games in 1 hour" in text
+
+
+# --- Behind a proxy -------------------------------------------------------------------------------
+
+
+def test_forwarded_addresses_are_believed_only_from_the_trusted_proxy(app):
+    proxied = create_app({**app.config, "PROXY_FIX": True, "TRUSTED_PROXIES": ["127.0.0.1"]})
+    direct = proxied.test_client()
+    direct.environ_base["REMOTE_ADDR"] = "192.0.2.7"  # reached the app without the proxy
+    for n in range(8):
+        direct.post("/parties", data=NAMES, headers={"X-Forwarded-For": f"198.51.100.{n}"})
+    refused = direct.post("/parties", data=NAMES, headers={"X-Forwarded-For": "198.51.100.99"})
+    through_proxy = proxied.test_client()  # from 127.0.0.1: the proxy names the client
+    for n in range(8):
+        through_proxy.post("/parties", data=NAMES, headers={"X-Forwarded-For": "203.0.113.1"})
+    another_client = through_proxy.post(
+        "/parties", data=NAMES, headers={"X-Forwarded-For": "203.0.113.2"}
+    )
+
+    assert refused.status_code == 429  # one address, whatever it claims to forward
+    assert another_client.status_code == 303  # each client behind the proxy has its own

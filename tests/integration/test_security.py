@@ -7,7 +7,7 @@ import re
 import pytest
 
 from .actions import HTMX, dump, game_page, game_url, play_round, play_rounds, start_game
-from .html import parse, round_lines, scoreboard
+from .html import parse, round_lines, scoreboard, status_text
 
 NAMES = {
     "script": "<script>alert(1)</script>",
@@ -161,7 +161,7 @@ def test_names_with_markup_are_shown_as_text_everywhere(client, name):
 
     play_round(client, public_id, 2, [70, 4])
     finished = client.get(game_url(public_id))
-    assert name in parse(finished.data).find(role="status").text
+    assert name in status_text(parse(finished.data))
     assert_shown_as_text(finished, name)
     assert_shown_as_text(client.get("/historique"), name)
 
@@ -207,13 +207,6 @@ def test_extra_fields_beyond_the_players_are_ignored(client):
     assert round_lines(game_page(client, public_id)) in ([], [[1, 1]])
 
 
-@pytest.mark.parametrize("name", ["Al\x00ice", "\x00", "Bob\u0000\u0000"], ids=repr)
-def test_a_name_with_a_nul_character_is_refused_or_kept_never_a_server_error(client, app, name):
-    response = client.post("/parties", data={"players-0": name, "players-1": "Carla"})
-
-    assert response.status_code in (303, 422)
-
-
 @pytest.mark.parametrize("public_id", ["\x00", "abc\x00def", "%00", "é" * 22, "A" * 200])
 def test_odd_game_addresses_are_404(client, public_id):
     start_game(client, ["Alice", "Bob"])
@@ -226,25 +219,3 @@ def test_odd_game_addresses_are_404(client, public_id):
     ]
 
     assert [r.status_code for r in responses] == [404] * 4
-
-
-@pytest.mark.parametrize(
-    "page_number",
-    [
-        "0",
-        "-1",
-        "abc",
-        "1.5",
-        "99999999999999999999",
-        "9" * 400,
-        "2147483648",
-        "9223372036854775808",
-    ],
-    ids=lambda p: p[:24],
-)
-def test_history_page_numbers_out_of_range_break_nothing(client, page_number):
-    start_game(client, ["Alice", "Bob"])
-
-    response = client.get("/historique", query_string={"page": page_number})
-
-    assert response.status_code in (200, 400, 404)

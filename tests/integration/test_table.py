@@ -177,21 +177,76 @@ def test_a_phone_not_at_the_table_reaches_none_of_its_game(app, client):
     assert stranger.post(f"{game_url(public_id)}/revanche").status_code == 404
 
 
-def test_the_games_own_phone_can_unseat_the_invited_phones(app, client):
+OWN_PHONE_ONLY = "Seul le téléphone qui a commencé la partie"
+
+
+def test_a_joined_phone_scores_but_only_the_games_own_phone_deletes_stops_or_unseats(app, client):
     public_id = start_game(client, NAMES)
+    address = invite(client, public_id)
+    assert client.post(f"{game_url(public_id)}/partage").status_code == 303
+    joined = new_device(app)
+    join(joined, address)
+    url = game_url(public_id)
+
+    game_page = parse(joined.get(url).data)
+    assert link(game_page, "Supprimer la partie") is None
+    assert link(game_page, "Quitter la table") is not None
+    assert "Supprimer la partie" not in joined.get("/historique").get_data(as_text=True)
+    shown = {path: parse(joined.get(url + path).data) for path in ("/inviter", "/partage")}
+    assert form_of(shown["/inviter"], "Arrêter l’invitation") is None
+    assert form_of(shown["/inviter"], "Inviter à marquer") is None
+    assert form_of(shown["/partage"], "Arrêter le partage") is None
+    assert link(shown["/inviter"], address) is not None  # it may pass the address on
+    # Forged: refused in words, and nothing changes for the table.
+    for path in ("/supprimer", "/partage/arreter", "/inviter", "/inviter/arreter",
+                 "/inviter/retirer"):  # fmt: skip
+        refused = joined.post(url + path)
+        assert refused.status_code == 403, path
+        assert OWN_PHONE_ONLY in refused.get_data(as_text=True), path
+    assert joined.get(f"{url}/supprimer").status_code == 403
+
+    assert client.get(url).status_code == 200 and joined.get(url).status_code == 200
+    assert new_device(app).get(address).status_code == 200  # the invitation stands
+    follow = parse(client.get(f"{url}/partage").data)
+    assert form_of(follow, "Arrêter le partage") is not None  # still shared, by its own phone
+    assert link(parse(client.get(url).data), "Supprimer la partie") is not None
+
+
+def test_a_joined_phone_leaves_the_table_and_only_its_own_history_changes(app, client):
+    public_id = start_game(client, NAMES)
+    play_rounds(client, public_id, [5, 6, 7])
     joined = new_device(app)
     join(joined, invite(client, public_id))
-    assert (
-        form_of(
-            parse(joined.get(f"{game_url(public_id)}/inviter").data),
-            "Retirer les téléphones invités",
-        )
-        is None
-    )
+    page = parse(joined.get(f"{game_url(public_id)}/inviter").data)
+
+    left = joined.post(form_of(page, "Quitter la table").get("action"))
+
+    assert left.status_code == 303
+    assert game_url(public_id) not in joined.get("/historique").get_data(as_text=True)
+    assert joined.get(game_url(public_id)).status_code == 404
+    assert round_lines(parse(client.get(game_url(public_id)).data)) == [[5, 6, 7]]
+    assert client.post(f"{game_url(public_id)}/quitter").status_code == 403  # its own: deletes
+
+
+def test_removed_phones_stay_out_and_their_address_no_longer_seats_them(app, client):
+    public_id = start_game(client, NAMES)
+    address = invite(client, public_id)
+    joined = new_device(app)
+    join(joined, address)
+    assert form_of(parse(joined.get(f"{game_url(public_id)}/inviter").data),
+                   "Retirer les téléphones invités") is None  # fmt: skip
 
     page = parse(client.get(f"{game_url(public_id)}/inviter").data)
     removed = client.post(form_of(page, "Retirer les téléphones invités").get("action"))
 
     assert removed.status_code == 303
+    told = client.get(removed.headers["Location"]).get_data(as_text=True)
+    assert "1 téléphone invité retiré" in told and "l’adresse pour marquer a changé" in told
+    for path in ("", "/direct"):
+        assert joined.get(game_url(public_id) + path).status_code == 404, path
+    assert joined.get(address).status_code == 404
+    renewed = [a.get("href") for a in parse(told).find_all("a") if SCORER.match(a.get("href"))]
+    assert renewed and renewed[0] != address  # the invitation stands, at a new address
+    assert join(new_device(app), renewed[0]).status_code == 303
+    assert joined.post(address).status_code == 404
     assert joined.get(game_url(public_id)).status_code == 404
-    assert client.get(game_url(public_id)).status_code == 200

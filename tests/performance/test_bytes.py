@@ -7,9 +7,12 @@ as a browser would, with Accept-Encoding: br, gzip; the compressed bodies are ad
 from __future__ import annotations
 
 import gzip
+import re
 
 import brotli
 import pytest
+
+from app.platform.static_files import STYLESHEET_HEADER
 
 from .table import Device, static_references
 
@@ -18,7 +21,7 @@ REPEAT_VISIT_BUDGET = 6 * 1024
 BROWSER = {"Accept-Encoding": "gzip, deflate, br"}
 # Fetched without a link in the page: the service worker that static/pwa.js registers.
 SERVICE_WORKER = "/sw.js"
-# Under stable names on purpose (app/pwa.py), revalidated rather than cached for a year.
+# Under stable names on purpose (app/platform/installed_app.py), revalidated rather than cached for a year.
 STABLE_NAMES = {"/manifest.webmanifest"}
 
 # Nothing here depends on the database: SQLite alone is enough.
@@ -41,8 +44,7 @@ def _visit(client, url: str) -> tuple[str, dict[str, int]]:
     page = client.get(url, headers=BROWSER)
     assert page.status_code == 200
     sizes = {url: len(page.data)}
-    # The test client does not decode; the same answer is parsed (the next would differ: a
-    # browser's first page holds the stylesheet, the next ones link it).
+    # The test client does not decode; the same answer is parsed.
     decode = {"br": brotli.decompress, "gzip": gzip.decompress}.get(
         page.headers.get("Content-Encoding", ""), bytes
     )
@@ -82,7 +84,8 @@ def test_repeat_visit_to_a_game_downloads_at_most_6_kb(app, client, shape):
         if "immutable" in client.get(ref, headers=BROWSER).headers.get("Cache-Control", "")
     ]
 
-    again = client.get(url, headers=BROWSER)
+    # The service worker, which keeps the static files, says it holds the stylesheet.
+    again = client.get(url, headers={**BROWSER, STYLESHEET_HEADER: _stylesheet_url(client)})
     fetched = {url: len(again.data)}
     for reference in static_references(html):
         if reference not in cached:  # a file not cached for good is asked for again
@@ -134,7 +137,6 @@ def test_the_plain_name_of_a_static_file_still_works_without_the_long_cache(clie
 
 def test_pages_are_compressed_for_browsers_that_accept_it(client, big_game):
     url = f"/parties/{big_game}"
-    client.get(url)  # a browser's first page also holds the stylesheet: compare the next ones
     plain = client.get(url, headers={"Accept-Encoding": "identity"})
     as_brotli = client.get(url, headers={"Accept-Encoding": "br"})
     as_gzip = client.get(url, headers={"Accept-Encoding": "gzip"})
@@ -151,9 +153,23 @@ def test_pages_are_compressed_for_browsers_that_accept_it(client, big_game):
     assert {"Accept-Encoding", "HX-Request"} <= {v.strip() for v in htmx.headers["Vary"].split(",")}
 
 
-def test_the_stylesheet_comes_in_the_first_page_then_is_linked(client):
+def test_the_stylesheet_is_in_the_page_unless_the_service_worker_holds_it(client):
     first = client.get("/").get_data(as_text=True)
-    again = client.get("/").get_data(as_text=True)
+    again = client.get("/").get_data(as_text=True)  # cookies kept: the cache may be gone
+    stylesheet = _stylesheet_url(client)
+    held = client.get("/", headers={STYLESHEET_HEADER: stylesheet}).get_data(as_text=True)
+    older = client.get("/", headers={STYLESHEET_HEADER: "/static/app.0123456789ab.css"})
 
-    assert "<style>" in first and not [r for r in static_references(first) if r.endswith(".css")]
-    assert "<style>" not in again and [r for r in static_references(again) if r.endswith(".css")]
+    for page in (first, again, older.get_data(as_text=True)):
+        assert "<style>" in page and not [r for r in static_references(page) if r.endswith(".css")]
+    assert "<style>" not in held and stylesheet in static_references(held)
+
+
+def _stylesheet_url(client) -> str:
+    """The stylesheet's URL in this version, as the service worker has it (sw.js's list)."""
+    worker = client.get(SERVICE_WORKER).get_data(as_text=True)
+    return next(
+        url
+        for url in re.findall(r'"(/static/[^"]+)"', worker)
+        if re.search(r"/app\.\w+\.css$", url)
+    )

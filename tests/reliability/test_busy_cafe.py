@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import re
 import secrets
+import socket
 import sqlite3
 import time
 
 import pytest
 
-from tests.cafe import Followers, get, half_sent, still_open
-from tests.servers import running
+from scripts.lib.cafe import Followers, get, half_sent, still_open
+from scripts.lib.phones import PLAYERS, Phone, round_form, stored_games, stream_path
+from scripts.lib.servers import running
 
-from .conftest import Phone, csrf_token, round_form, running_server, stored_games
+from .conftest import running_server
 
 pytestmark = pytest.mark.slow
 
@@ -25,38 +27,32 @@ HALF_SENT = 200
 TABLES = 30
 FOLLOWERS_PER_TABLE = 10
 ARRIVAL_SECONDS = 5.0  # « within 5 s » of the scoring phone's answer (ui-contract, Following)
-PLAYERS = [f"Joueur {seat}" for seat in range(1, 11)]
-_FOLLOW_ADDRESS = re.compile(r'<a href="https?://[^"/]+(/suivre/[A-Za-z0-9_-]+)"')
-_STREAM = re.compile(r'data-follow-stream="([^"]+)"')
 
 
-def stream_path(phone: Phone, game: str) -> str:
-    """Share the game from its phone; return the path of its live stream."""
-    page = phone.get(f"/parties/{game}")
-    assert phone.post(f"/parties/{game}/partage", {"csrf_token": csrf_token(page.text)}).ok
-    address = _FOLLOW_ADDRESS.search(phone.get(f"/parties/{game}/partage").text)
-    assert address, "no follow address on the share page"
-    follow_page = phone.get(address.group(1))
-    return _STREAM.search(follow_page.text).group(1).replace("&amp;", "&")
+@pytest.fixture(scope="module")
+def server(served_database, tmp_path_factory):
+    """The default server (2 workers) on each backend, for the two tests of a busy evening."""
+    folder = tmp_path_factory.mktemp("server")
+    with running_server(served_database, folder, workers=2) as server:
+        yield server
 
 
-def test_rounds_are_answered_while_200_requests_stay_half_sent(served_database, tmp_path):
-    with running_server(served_database, tmp_path, workers=2) as server:
-        phone = Phone(server.url, timeout=10)
-        game = phone.start_game(["Ana", "Bob", "Chloé"])
-        token, number = phone.open_game(game)
-        with half_sent(server.port, HALF_SENT) as stalled:
-            answers = [
-                phone.post(
-                    f"/parties/{game}/manches",
-                    round_form(token, number + n, (n, 1, 2)),
-                    htmx=True,
-                )
-                for n in range(5)
-            ]
-            newcomer = Phone(server.url, timeout=10)  # a phone that arrives meanwhile
-            home = newcomer.get("/")
-            held = still_open(stalled)
+def test_rounds_are_answered_while_200_requests_stay_half_sent(served_database, server):
+    phone = Phone(server.url, timeout=10)
+    game = phone.start_game(["Ana", "Bob", "Chloé"])
+    token, number = phone.open_game(game)
+    with half_sent(server.port, HALF_SENT) as stalled:
+        answers = [
+            phone.post(
+                f"/parties/{game}/manches",
+                round_form(token, number + n, (n, 1, 2)),
+                htmx=True,
+            )
+            for n in range(5)
+        ]
+        newcomer = Phone(server.url, timeout=10)  # a phone that arrives meanwhile
+        home = newcomer.get("/")
+        held = still_open(stalled)
 
     assert [answer.status_code for answer in answers] == [200] * 5
     assert home.status_code == 200
@@ -64,30 +60,29 @@ def test_rounds_are_answered_while_200_requests_stay_half_sent(served_database, 
     assert sorted(stored_games(served_database)[game].rounds) == [1, 2, 3, 4, 5]
 
 
-def test_thirty_tables_of_ten_followers_see_each_round_live(served_database, tmp_path):
-    with running_server(served_database, tmp_path, workers=2) as server:
-        phones = [Phone(server.url, timeout=10) for _ in range(TABLES)]
-        games = [phone.start_game(PLAYERS) for phone in phones]
-        paths = [stream_path(phone, game) for phone, game in zip(phones, games, strict=True)]
-        followers = Followers(server.port)
-        try:
-            tables = [[followers.open(path) for _ in range(FOLLOWERS_PER_TABLE)] for path in paths]
-            everyone = [stream for table in tables for stream in table]
-            assert followers.read_until(lambda: all(s.opened for s in everyone), within=30), [
-                s.data[:200] for s in everyone if not s.opened
-            ][:3]
-            for phone, game in zip(phones, games, strict=True):
-                token, number = phone.open_game(game)
-                answer = phone.post(
-                    f"/parties/{game}/manches", round_form(token, number, range(1, 11)), htmx=True
-                )
-                assert answer.status_code == 200
-            arrived = followers.read_until(
-                lambda: all(s.events("partie") >= 1 for s in everyone), within=ARRIVAL_SECONDS
+def test_thirty_tables_of_ten_followers_see_each_round_live(served_database, server):
+    phones = [Phone(server.url, timeout=10) for _ in range(TABLES)]
+    games = [phone.start_game(PLAYERS) for phone in phones]
+    paths = [stream_path(phone, game) for phone, game in zip(phones, games, strict=True)]
+    followers = Followers(server.port)
+    try:
+        tables = [[followers.open(path) for _ in range(FOLLOWERS_PER_TABLE)] for path in paths]
+        everyone = [stream for table in tables for stream in table]
+        assert followers.read_until(lambda: all(s.opened for s in everyone), within=30), [
+            s.data[:200] for s in everyone if not s.opened
+        ][:3]
+        for phone, game in zip(phones, games, strict=True):
+            token, number = phone.open_game(game)
+            answer = phone.post(
+                f"/parties/{game}/manches", round_form(token, number, range(1, 11)), htmx=True
             )
-            late = sum(1 for s in everyone if not s.events("partie"))
-        finally:
-            followers.close_all()
+            assert answer.status_code == 200
+        arrived = followers.read_until(
+            lambda: all(s.events("partie") >= 1 for s in everyone), within=ARRIVAL_SECONDS
+        )
+        late = sum(1 for s in everyone if not s.events("partie"))
+    finally:
+        followers.close_all()
 
     assert arrived, f"{late} of {len(everyone)} followers saw no round within {ARRIVAL_SECONDS} s"
     stored = stored_games(served_database)
@@ -169,7 +164,7 @@ def test_guessing_follow_addresses_is_bounded_per_client_and_costs_no_storage(tm
         tmp_path,
         workers=2,
         FLASK_RATELIMIT_ENABLED="true",
-        FLASK_RATELIMIT_FOLLOW_GUESSES="20 per minute",
+        FLASK_RATELIMIT_GUESSES="20 per minute",
     ) as server:
         phone = Phone(server.url, timeout=10)
         game = phone.start_game(["Ana", "Bob"])
@@ -180,9 +175,14 @@ def test_guessing_follow_addresses_is_bounded_per_client_and_costs_no_storage(tm
         storage = sqlite3.connect(tmp_path / "instance" / "rate-limits.sqlite")
         counters_before = storage.execute("SELECT count(*) FROM counter").fetchone()[0]
         guesses = [
-            get(server.port, f"/suivre/{secrets.token_urlsafe(16)}{suffix}")[0]
-            for _ in range(100)
-            for suffix in ("", "/direct")
+            get(server.port, route.format(secrets.token_urlsafe(16)))[0]
+            for _ in range(50)
+            for route in (
+                "/suivre/{}",
+                "/suivre/{}/direct",
+                "/suivre/{}/resultat.png",
+                "/rejoindre/{}",
+            )
         ]
         counters_after = storage.execute("SELECT count(*) FROM counter").fetchone()[0]
         storage.close()
@@ -190,9 +190,30 @@ def test_guessing_follow_addresses_is_bounded_per_client_and_costs_no_storage(tm
         other_client = get(server.port, f"/suivre/{secrets.token_urlsafe(16)}", source="127.0.0.2")
         refused = get(server.port, f"/suivre/{secrets.token_urlsafe(16)}")
 
-    # Pages and streams count toward one allowance: 20 guesses answered, every later one refused.
+    # Pages, streams, images and scorer invitations count toward one allowance: 20 guesses
+    # answered, every later one refused.
     assert guesses == [404] * 20 + [429] * 180
     assert counters_after - counters_before <= 2  # one counter for the guessing client
     assert shared_still_opens == 200  # its own game's follow address is not a guess
     assert other_client[0] == 404  # another client has its own allowance
     assert refused[0] == 429 and int(refused[1]["Retry-After"]) > 0
+
+
+def test_a_body_that_does_not_arrive_in_time_is_answered_408_and_closed(tmp_path):
+    with running(
+        f"sqlite:///{tmp_path / 'cafe.sqlite'}", tmp_path, workers=1, GUNICORN_BODY_TIMEOUT="1"
+    ) as server:
+        slow = socket.create_connection(("127.0.0.1", server.port), timeout=20)
+        slow.sendall(
+            b"POST /parties HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 60000\r\n\r\n"
+            b"players-0=Ana"  # and then nothing more
+        )
+        answer = b""
+        while chunk := slow.recv(65536):  # until the server closes the connection
+            answer += chunk
+        slow.close()
+        healthy = get(server.port, "/healthz")[0]
+
+    assert answer.startswith(b"HTTP/1.1 408 ")
+    assert healthy == 200

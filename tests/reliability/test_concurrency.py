@@ -10,7 +10,9 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import requests
 
-from .conftest import Phone, csrf_token, round_form, running_server, stored_games
+from scripts.lib.phones import Phone, csrf_token, round_form, stored_games
+
+from .conftest import running_server
 
 pytestmark = pytest.mark.slow
 

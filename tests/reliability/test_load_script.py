@@ -8,9 +8,10 @@ import sys
 
 import pytest
 
-from tests.servers import ROOT
+from scripts.lib.phones import stored_games
+from scripts.lib.servers import ROOT
 
-from .conftest import running_server, stored_games
+from .conftest import running_server
 
 pytestmark = pytest.mark.slow
 

@@ -1,6 +1,5 @@
 """Rate limits on the real server: gunicorn's workers count in one place — the SQLite file under
-instance/ by default, or Redis (for several machines) — so two workers let through the configured
-allowance, not twice it.
+instance/ by default — so two workers let through the configured allowance, not twice it.
 
 (With memory:// storage each worker counted apart: a burst that both workers answer let up to
 twice the allowance through.)
@@ -8,20 +7,16 @@ twice the allowance through.)
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import shutil
-import subprocess
 import threading
-import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tests.servers import Gunicorn, free_port
+from scripts.lib.phones import Phone, csrf_token
+from scripts.lib.servers import Gunicorn
 
-from .conftest import Phone, csrf_token, running_server
+from .conftest import running_server
 
 pytestmark = pytest.mark.slow
 
@@ -49,44 +44,11 @@ def _burst(server: Gunicorn, number: int) -> tuple[list[int], set[str]]:
     return statuses, workers
 
 
-@pytest.fixture(params=["sqlite file", "redis"])
-def storage(request, tmp_path) -> Iterator[dict[str, str]]:
-    """Yield the settings of a rate-limit storage: the default file, or a Redis started here."""
-    if request.param == "sqlite file":
-        yield {}  # RATELIMIT_STORAGE_URI unset: the file under the server's instance folder
-        return
-    server = shutil.which("redis-server")
-    if server is None or importlib.util.find_spec("redis") is None:
-        pytest.skip("Redis not tested: redis-server or the redis extra is missing")
-    port = free_port()
-    redis = subprocess.Popen(
-        [server, "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no"],
-        cwd=tmp_path,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        import redis as client
-
-        connection = client.Redis(port=port, socket_connect_timeout=1)
-        for _ in range(100):
-            try:
-                connection.ping()
-                break
-            except client.ConnectionError:
-                time.sleep(0.05)
-        else:
-            pytest.skip("Redis not tested: redis-server did not answer")
-        yield {"RATELIMIT_STORAGE_URI": f"redis://127.0.0.1:{port}/0"}
-    finally:
-        redis.terminate()
-        redis.wait(timeout=10)
-
-
 @pytest.mark.parametrize("served_database", ["sqlite"], indirect=True)
-def test_two_workers_share_one_count_of_game_creations(served_database, storage, tmp_path):
+def test_two_workers_share_one_count_of_game_creations(served_database, tmp_path):
+    # RATELIMIT_STORAGE_URI unset: the SQLite file under the server's instance folder. Redis
+    # shared by two servers is test_hosted_shape.py::test_rate_limits_count_once_for_both_servers…
     settings = {
-        **storage,
         "FLASK_RATELIMIT_ENABLED": "true",
         "FLASK_RATELIMIT_GAME_CREATION": f"{ALLOWED} per minute",
         "FLASK_RATELIMIT_GAME_CREATION_PER_ADDRESS": "1000 per minute",

@@ -5,13 +5,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from app.rules import EndRule, GameRules, Scoresheet, max_heads_for_player, max_heads_for_round
 from app.web.chart import score_chart
-
-properties = settings(deadline=None)
 
 TEN = ("Alice", "Bruno", "Chloé", "David", "Emma", "Farid", "Gaëlle", "Hugo", "Inès", "Jules")
 
@@ -202,7 +200,6 @@ def legal_games(draw) -> Scoresheet:
     return game
 
 
-@properties
 @given(legal_games())
 def test_any_game_fits_in_the_drawing_with_readable_labels(game):
     chart = score_chart(game)

@@ -5,7 +5,7 @@ of whole rounds checked against a brute-force simulation written here, independe
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from app import rules
@@ -21,8 +21,6 @@ from app.rules import (
     check_pile,
     place_turn,
 )
-
-properties = settings(deadline=None)
 
 # rules.md's example: rows ending with 18, 31, 47, 72.
 ROWS = ((3, 18), (31,), (40, 47), (60, 65, 72))
@@ -159,7 +157,6 @@ def rounds(draw):
     return players, pro, starts, turns, choices
 
 
-@properties
 @given(rounds())
 def test_a_whole_round_matches_the_brute_force_simulation(dealt):
     players, pro, starts, turns, choices = dealt
@@ -205,7 +202,6 @@ def test_a_whole_round_matches_the_brute_force_simulation(dealt):
     assert rules.check_round(game.heads_taken, ["x"] * players, pro)
 
 
-@properties
 @given(rounds(), st.integers(0, 9))
 def test_taking_back_turns_returns_to_the_earlier_table(dealt, keep):
     players, _pro, starts, turns, choices = dealt

@@ -11,8 +11,8 @@ from PIL import Image
 
 from app.rules import GameRules, Scoresheet
 from app.services.saved_game import SavedGame
-from app.web.result_card import result_card
-from app.web.result_image import HEIGHT, WIDTH, layout, png
+from app.web.result_card import image_card, result_card
+from app.web.result_image import HEIGHT, WIDTH, draw, layout, png
 
 N = "\u202f"
 LONG_TEN = (
@@ -61,7 +61,7 @@ def test_the_card_says_winner_totals_ranks_rounds_limit_and_date(speaking):
         ("3", "Aube", "70", False, "A dépassé 66"),
     ]
     assert card.facts == ("2 manches", f"Fin{N}: plus de 66 têtes", "29 nov. 2026, 21:05")
-    assert card.text == "Brice gagne avec 15 têtes — Chloé 19, Aube 70 — 2 manches"
+    assert card.text == "Brice gagne avec 15 têtes\u202f! — Chloé 19, Aube 70 — 2 manches"
 
 
 def test_the_card_speaks_german_with_the_games_german_names(speaking):
@@ -71,7 +71,7 @@ def test_the_card_speaks_german_with_the_games_german_names(speaking):
     assert card.title == "6 nimmt!"
     assert card.headline == "Brice gewinnt mit 15 Hornochsen!"
     assert card.facts[:2] == ("2 Runden", "Ende: über 66 Hornochsen")
-    assert card.text == "Brice gewinnt mit 15 Hornochsen — Chloé 19, Aube 70 — 2 Runden"
+    assert card.text == "Brice gewinnt mit 15 Hornochsen! — Chloé 19, Aube 70 — 2 Runden"
 
 
 def test_a_shared_win_names_every_winner(speaking):
@@ -80,7 +80,7 @@ def test_a_shared_win_names_every_winner(speaking):
         card = result_card(game)
 
     assert card.headline == "Shared win: Ana and Ben, tied on 10 bullheads."
-    assert card.text == "Shared win: Ana and Ben with 10 bullheads — Cléo 67 — 1 round"
+    assert card.text == "Shared win: Ana and Ben, tied on 10 bullheads. — Cléo 67 — 1 round"
     assert [line.rank for line in card.lines] == ["1", "1", "3"]
 
 
@@ -146,6 +146,35 @@ def test_a_name_that_could_reorder_the_sentence_is_isolated_in_it(speaking):
 
     assert card.headline.startswith("\u2068Bob\u202e\u2069 gagne")
     assert card.text == (
-        "\u2068Bob\u202e\u2069 gagne avec 2 têtes — \u2068אביגיל\u2069 3, Alice 70 — 1 manche"
+        "\u2068Bob\u202e\u2069 gagne avec 2 têtes\u202f! — \u2068אביגיל\u2069 3, Alice 70 — 1 manche"
     )
     assert [line.name for line in card.lines] == ["Bob\u202e", "אביגיל", "Alice"]  # drawn alone
+
+
+def test_the_image_is_drawn_per_language_not_per_region(speaking):
+    with speaking("fr-CA"):
+        regional = image_card(TEN)
+    with speaking("fr"):
+        french = image_card(TEN)
+    with speaking("en-AU"):
+        english = image_card(TEN)
+
+    assert regional == french and regional.language == "fr"
+    assert english.language == "en"
+
+
+def test_stacked_combining_marks_stay_inside_their_row(speaking):
+    marks = "".join(chr(code) for code in range(0x0300, 0x0315)) * 3
+    game = finished(["Ana", "Zo" + marks + "é", "Ben"], [1, 2, 70])
+    with speaking("fr"):
+        card = result_card(game)
+    placed = {text.part: text for text in layout(card).texts}
+    row = placed["name 1"].box
+    image = draw(card)  # before the PNG's palette, which depends on every colour drawn
+
+    # Above and below the row of « Zo…é », the card's paper and rows as drawn without that name.
+    plain = finished(["Ana", "Zoé", "Ben"], [1, 2, 70])
+    with speaking("fr"):
+        reference = draw(result_card(plain))
+    for box in ((0, 0, WIDTH, row[1]), (0, row[3], WIDTH, HEIGHT)):
+        assert image.crop(box).tobytes() == reference.crop(box).tobytes()

@@ -9,7 +9,7 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.rules.messages import Message, Np_
+from app.rules.messages import Message
 
 
 class EndRule(enum.StrEnum):
@@ -69,9 +69,3 @@ class RoundGame(abc.ABC):
     def points(self, typed: RoundScores) -> tuple[int, ...]:
         """Return the points each player scores for a round as typed (most games: the scores)."""
         return typed.scores
-
-    def unit(self, count: int) -> Message:
-        """Return « N têtes » or « N points », for a count."""
-        if self.counts_heads:
-            return Np_("%(num)s tête", "%(num)s têtes", count)
-        return Np_("%(num)s point", "%(num)s points", count)

@@ -7,8 +7,8 @@ from datetime import datetime
 from urllib.parse import unquote, urlsplit
 from zoneinfo import ZoneInfo
 
-from app.rules import EndRule, GameRules, Scoresheet
-from app.services.result_share import bgstats_link, bgstats_play, placings
+from app.rules import EndRule, GameRules, Scoresheet, placings
+from app.services.result_share import bgstats_link, bgstats_play
 from app.services.saved_game import SavedGame
 
 PARIS = ZoneInfo("Europe/Paris")
@@ -41,6 +41,16 @@ def test_the_play_names_the_game_as_bgg_does_lowest_total_wins():
         ("Aube", 70, 3, False),
     ]
     assert play["sourcePlayId"] == "g1"
+
+
+def test_every_player_has_the_booleans_bgstats_android_requires():
+    play = bgstats_play(finished(["Brice", "Chloé", "Aube"], [5, 9, 30], [10, 10, 40]), PARIS)
+
+    for player in play["players"]:
+        assert player["startPlayer"] is False  # who started is not known here
+        assert player["newPlayer"] is False
+        assert player["sourcePlayerId"] and player["name"]
+    assert play["sourceName"] and play["playDate"]
 
 
 def test_tied_totals_share_a_rank_and_the_next_rank_is_skipped():

@@ -1,6 +1,7 @@
 """What a person notices on a screen, measured in the browser (ui-contract « What a person sees,
 at every size »): a word drawn on two lines, a text sticking out of its box or clipped, the page
-scrolling sideways, tables, chart and result drawn over one another.
+scrolling sideways, a box that scrolls with no sign of it, tables, chart and result drawn over
+one another.
 
 `problems(page)` returns them as sentences (empty when the screen is whole). Used by
 tests/e2e/test_layout.py and by scripts/screenshots.py, which prints them next to each picture.
@@ -68,6 +69,15 @@ _PROBE = r"""
     if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0) {
       problems.push(`« ${el.textContent.trim().slice(0, 40)} » does not fit its box: ` +
         `${el.scrollWidth} px in ${el.clientWidth} (${where(el)})`);
+    }
+  }
+  // A box that scrolls sideways says so at its edge (a shadow drawn by its background): without
+  // it, a tablet shows 5 of 10 players' columns as if they were all.
+  for (const el of document.querySelectorAll("body *")) {
+    const style = getComputedStyle(el);
+    if (!["auto", "scroll"].includes(style.overflowX) || !shown(el)) continue;
+    if (el.scrollWidth > el.clientWidth + 1 && !style.backgroundImage.includes("gradient")) {
+      problems.push(`${where(el)} scrolls sideways with no sign of it`);
     }
   }
   // Tables, the chart and the result never overlap.

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import requests
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent  # the virtualenv running tests or scripts has flask and gunicorn
 SECRET_KEY = "tests-secret"  # the same key across restarts, so cookies stay valid
 

@@ -22,6 +22,11 @@ class Scoresheet:
     rules: GameRules = field(default_factory=GameRules)
     enders: tuple[int | None, ...] = ()  # who ended each round, where the game asks (Skyjo)
 
+    def __post_init__(self) -> None:
+        # One per round, None where no one is named: two sheets of the same rounds are equal.
+        missing = len(self.rounds) - len(self.enders)
+        object.__setattr__(self, "enders", (*self.enders[: len(self.rounds)], *[None] * missing))
+
     def typed(self, index: int) -> RoundScores:
         """Return round `index` (from 0) as typed, with who ended it."""
         ender = self.enders[index] if index < len(self.enders) else None

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from app.rules.cards import DEFAULT_LIMIT, LIMIT_RANGE, ROUND_COUNT_RANGE
 from app.rules.games import DEFAULT_GAME, Best, EndRule, RoundGame, RoundScores
 from app.rules.messages import N_, Refusal
+from app.rules.names import name_key
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,14 @@ class GameRules:
     def best(self) -> Best:
         """Return which total wins: the game's, or what the table chose for a free game."""
         return self.game.best or self.chosen_best or Best.LOWEST
+
+    @property
+    def game_id(self) -> str:
+        """Return what tells the games played apart (statistics, BG Stats' `sourceGameId`): the
+        game's key, and a free game's name by its key after it (« libre:yams »)."""
+        if self.title is None:
+            return self.game.key
+        return f"{self.game.key}:{name_key(self.title)}"
 
 
 def check_round(heads_taken: Sequence[int], players: Sequence[str], pro: bool = False) -> list[int]:

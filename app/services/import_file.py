@@ -89,21 +89,21 @@ def _parse_rules(raw: Any, game: rules.RoundGame, title: str | None) -> rules.Ga
     pro = raw.get("pro", False)
     if not _whole(limit) or not (round_count is None or _whole(round_count)):
         raise rules.Refusal.of(
-            N_("règles invalides : la limite et le nombre de manches sont des entiers")
+            N_("règles invalides : la limite et le nombre de manches sont des entiers")
         )
     if not isinstance(pro, bool):
-        raise rules.Refusal.of(N_("règles invalides : « pro » vaut true ou false"))
+        raise rules.Refusal.of(N_("règles invalides : « pro » vaut true ou false"))
     try:
         end = rules.EndRule(raw.get("end", game.default_end.value))
     except ValueError:
-        raise rules.Refusal.of(N_("règles invalides : fin de partie inconnue")) from None
+        raise rules.Refusal.of(N_("règles invalides : fin de partie inconnue")) from None
     best = None
     if game.best is None:  # a free game says which total wins
         try:
             best = rules.Best(raw.get("best", rules.Best.LOWEST.value))
         except ValueError:
             raise rules.Refusal.of(
-                N_("règles invalides : « best » vaut « lowest » ou « highest »")
+                N_("règles invalides : « best » vaut « lowest » ou « highest »")
             ) from None
     try:
         return rules.GameRules(
@@ -118,7 +118,7 @@ def _parse_rules(raw: Any, game: rules.RoundGame, title: str | None) -> rules.Ga
     except rules.Refusal as refusal:
         why = _reasons(refusal)
         raise rules.Refusal.of(
-            N_("règles de fin de partie invalides : %(why)s", why=why)
+            N_("règles de fin de partie invalides : %(why)s", why=why)
         ) from refusal
 
 
@@ -127,9 +127,9 @@ def _parse_enders(raw: dict[str, Any], rounds: list[Any]) -> list[Any]:
     nobody; the game's own rules then say whether a round needs one."""
     enders = raw.get("ended_by", [None] * len(rounds))
     if not isinstance(enders, list) or len(enders) != len(rounds):
-        raise rules.Refusal.of(N_("« ended_by » : il faut une place (ou null) par manche"))
+        raise rules.Refusal.of(N_("« ended_by » : il faut une place (ou null) par manche"))
     if not all(ender is None or _whole(ender) for ender in enders):
-        raise rules.Refusal.of(N_("« ended_by » : une place est un entier, à partir de 0"))
+        raise rules.Refusal.of(N_("« ended_by » : une place est un entier, à partir de 0"))
     return enders
 
 

@@ -29,7 +29,7 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from app.platform import live, rate_limits
-from app.platform.devices import current_device_hash
+from app.platform.devices import current_device_hash, no_device_cookie
 from app.platform.extensions import db, limiter
 from app.platform.languages import current_language
 from app.services import saved_game, sharing
@@ -111,6 +111,7 @@ def stop_sharing(public_id: str) -> ResponseReturnValue:
 
 
 @bp.get("/suivre/<token>")
+@no_device_cookie
 @_per_followed_game
 def follow(token: str) -> ResponseReturnValue:
     """Show a shared game read-only; answer 304 when the follower already has this version."""
@@ -133,6 +134,7 @@ def follow(token: str) -> ResponseReturnValue:
 
 
 @bp.get("/suivre/<token>/direct")
+@no_device_cookie
 @_per_followed_game
 def live_updates(token: str) -> ResponseReturnValue:
     """Stream the game's live part each time it changes (Server-Sent Events), until the share
@@ -182,6 +184,7 @@ def live_updates(token: str) -> ResponseReturnValue:
 
 
 @bp.get("/suivre/<token>/resultat.png")
+@no_device_cookie
 @_per_followed_game
 @rate_limits.drawings
 def result_image(token: str) -> Response:

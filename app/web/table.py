@@ -19,7 +19,7 @@ from flask_babel import ngettext
 from werkzeug.wrappers import Response
 
 from app.platform import live, rate_limits
-from app.platform.devices import claim_device, current_device_hash
+from app.platform.devices import claim_device, current_device_hash, no_device_cookie
 from app.platform.extensions import db, limiter
 from app.services import saved_game, tables
 from app.web import follow, streams
@@ -94,6 +94,7 @@ def leave(public_id: str) -> ResponseReturnValue:
 
 
 @bp.get("/rejoindre/<token>")
+@no_device_cookie
 @limiter.limit(JOIN_LIMIT, key_func=rate_limits.address)
 def join_page(token: str) -> ResponseReturnValue:
     """Show whose table this is, and « Rejoindre la table » (opening it joins nothing)."""

@@ -89,9 +89,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         live.init_app(app, db.engine, read_versions=sharing.live_versions)
 
     from app.platform import installed_app
-    from app.web import assistant, errors, follow, game, history, table
+    from app.web import assistant, errors, follow, game, history, rounds, table
 
     app.register_blueprint(game.bp)
+    app.register_blueprint(rounds.bp)  # recording, cancelling, restoring, correcting rounds
     app.register_blueprint(history.bp)  # past games, statistics, export and import
     app.register_blueprint(assistant.bp)  # the round assistant, counting heads, the rules
     app.register_blueprint(installed_app.bp)  # the installed app: manifest and service worker

@@ -60,8 +60,9 @@ View = TypeVar("View", bound=Callable[..., Any])
 
 def no_device_cookie(view: View) -> View:
     """Mark a view anyone with its address may open, read-only (a follow page, its stream, a
-    scorer address's page: a phone gets its token when it joins): it gives the phone no device
-    token, nor a session (app/platform/security.py): no identifier for watching."""
+    scorer address's page: a phone gets its token when it joins; the offline page, which every
+    service worker fetches when it installs): it gives the phone no device token, nor a session
+    (app/platform/security.py): no identifier for watching."""
     view.no_device_cookie = True  # type: ignore[attr-defined]
     return view
 

@@ -54,6 +54,7 @@ from app.rules.placement import (
     TurnPlaced,
     place_turn,
 )
+from app.rules.result import Placing, Result, placings, result_of, rule_in_force
 from app.rules.scoreboard import (
     CLOSE_TO_LIMIT,
     Standing,
@@ -70,6 +71,11 @@ from app.rules.scoring import (
 from app.rules.sheet import Scoresheet
 
 __all__ = [
+    "Placing",
+    "Result",
+    "placings",
+    "result_of",
+    "rule_in_force",
     "Best",
     "GAMES",
     "RoundGame",

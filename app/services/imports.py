@@ -1,5 +1,5 @@
-"""Storing imported games (their files are read by app/services/transfer.py): only those the phone
-does not have yet, in three bulk INSERTs."""
+"""Storing imported games (app/services/import_file.py reads their files): only those the
+phone does not have yet, in three bulk INSERTs."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import cast
 from sqlalchemy import Table, insert, select
 
 from app.platform.extensions import db
-from app.services.transfer import ImportedGame
+from app.services.import_file import ImportedGame
 from app.services.unit_of_work import UnitOfWork
 from app.storage.models import Game, Player, Round
 

@@ -11,7 +11,8 @@ from flask_babel import get_locale, to_user_timezone
 from markupsafe import Markup, escape
 
 from app import rules
-from app.rules import Scoresheet
+from app.platform.languages import translate
+from app.rules import GameRules, Scoresheet
 from app.web.chart import score_chart
 
 
@@ -39,6 +40,11 @@ def player_name(seat: int, sheet: Scoresheet) -> str:
 
 def total_of(seat: int, sheet: Scoresheet) -> int:
     return sheet.totals[seat]
+
+
+def game_name(game_rules: GameRules) -> str:
+    """Return the game's name in the person's language."""
+    return str(translate(game_rules.game.name))
 
 
 def local_datetime(moment: datetime) -> str:
@@ -86,6 +92,7 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(player_name)
     app.add_template_filter(total_of)
     app.add_template_filter(local_datetime)
+    app.add_template_filter(game_name)
     app.add_template_filter(after_colon)
     app.add_template_filter(qr_code)
     app.add_template_filter(score_chart)

@@ -25,7 +25,7 @@ from app.platform import rate_limits, security
 from app.platform.devices import claim_device, current_device_hash
 from app.platform.languages import current_language, translate
 from app.rules import N_
-from app.services import imports, reads, transfer
+from app.services import import_file, imports, reads, transfer
 from app.services.statistics import player_stats, sorted_stats
 from app.web.refusals import shown
 
@@ -117,7 +117,7 @@ def import_games() -> ResponseReturnValue:
     try:
         if not data:
             raise rules.Refusal.of(N_("Choisissez un fichier d’export (.json) à importer."))
-        imported = transfer.parse_export(data)
+        imported = import_file.parse_export(data)
         device, address = claim_device(), rate_limits.address()
         # Only the games not here yet count against the hourly allowance: a file imported
         # again adds none, and is not refused.

@@ -168,4 +168,4 @@ def test_the_healthcheck_fails_once_the_database_is_gone(tmp_path):
 
     assert healthy.returncode == 0, healthy.stderr
     assert gone.returncode != 0
-    assert b"HTTP Error 500" in gone.stderr
+    assert b"HTTP Error 503" in gone.stderr  # the database is gone: try again later

@@ -9,7 +9,7 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.rules.messages import Message, Np_
+from app.rules.messages import Message
 
 
 class EndRule(enum.StrEnum):
@@ -42,7 +42,7 @@ class RoundGame(abc.ABC):
     `points`. Instances hold nothing: one per game, in app.rules.games.GAMES."""
 
     key: str  # stored with each game and in exports: never changes
-    name: str  # the game's own name, the same in every language
+    name: Message  # the game's own name (« 6 nimmt! » in German; Skyjo and Flip 7 everywhere)
     min_players: int
     max_players: int
     best: Best | None  # None: the table chooses (a free game)
@@ -68,9 +68,3 @@ class RoundGame(abc.ABC):
     def points(self, typed: RoundScores) -> tuple[int, ...]:
         """Return the points each player scores for a round as typed (most games: the scores)."""
         return typed.scores
-
-    def unit(self, count: int) -> Message:
-        """Return « N têtes » or « N points », for a count."""
-        if self.counts_heads:
-            return Np_("%(num)s tête", "%(num)s têtes", count)
-        return Np_("%(num)s point", "%(num)s points", count)

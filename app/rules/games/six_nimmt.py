@@ -14,7 +14,7 @@ MIN_HEADS_FOR_ROUND = 1
 
 class SixNimmt(RoundGame):
     key = "6-qui-prend"
-    name = "6 qui prend\u202f!"
+    name = N_("6 qui prend\u202f!")
     min_players = 2
     max_players = 10
     best = Best.LOWEST

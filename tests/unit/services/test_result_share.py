@@ -7,8 +7,8 @@ from datetime import datetime
 from urllib.parse import unquote, urlsplit
 from zoneinfo import ZoneInfo
 
-from app.rules import EndRule, GameRules, Scoresheet
-from app.services.result_share import bgstats_link, bgstats_play, placings
+from app.rules import EndRule, GameRules, Scoresheet, placings
+from app.services.result_share import bgstats_link, bgstats_play
 from app.services.saved_game import SavedGame
 
 PARIS = ZoneInfo("Europe/Paris")

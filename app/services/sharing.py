@@ -85,9 +85,7 @@ def live_versions(connection: Connection, game_ids: list[int]) -> dict[int, Hash
     games still there: its version, its follow token (a share stopped or started) and the count
     of its table's phones (a phone leaving its table, or removed from it, changes no game, yet its
     streams must look at their rights again). One query, whatever the number of followers."""
-    seated = (
-        select(func.count()).where(TablePhone.table_id == Game.table_id).scalar_subquery()
-    )
+    seated = select(func.count()).where(TablePhone.table_id == Game.table_id).scalar_subquery()
     rows = connection.execute(
         select(Game.id, Game.version, Game.follow_token, seated).where(Game.id.in_(game_ids))
     )

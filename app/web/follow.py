@@ -29,7 +29,7 @@ from flask_babel import gettext as _
 
 from app.platform import live, rate_limits
 from app.platform.devices import current_device_hash, no_device_cookie
-from app.platform.extensions import db, limiter
+from app.platform.extensions import limiter
 from app.platform.languages import current_language
 from app.services import saved_game, sharing
 from app.web import streams

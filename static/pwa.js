@@ -16,7 +16,9 @@
   const page = location.pathname;
   const root = document.documentElement;
   const unsent = _("Pas de réseau : rien n’a été envoyé, ce qui est saisi reste là. Réessayez à son retour.");
-  const script = document.currentScript.dataset.waiting; // static/waiting.js, this language's
+  // static/tally.js (the counting, from the rules the page carries), then static/waiting.js
+  // (this language's copy), which counts with it.
+  const scripts = [document.currentScript.dataset.tally, document.currentScript.dataset.waiting];
   let waiting = null; // waiting.js, once asked for
 
   // Storage refused (private browsing, full): nothing waits, and the page says so.
@@ -108,12 +110,9 @@
   // Run `action` with waiting.js. If it cannot load (no network before it was ever fetched),
   // nothing waits: the page says so, and what was typed is still in its fields.
   function withWaiting(action) {
-    waiting ??= new Promise((resolve, reject) => {
-      const tag = Object.assign(document.createElement("script"), { src: script });
-      tag.onload = () => resolve(window.sqpWaiting);
-      tag.onerror = reject;
-      document.head.append(tag);
-    });
+    const add = (src) => new Promise((resolve, reject) => document.head.append(Object.assign(document.createElement("script"), { src, onload: resolve, onerror: reject })));
+    // One after the other: waiting.js runs once, and only with tally.js there.
+    waiting ??= scripts.reduce((before, src) => before.then(() => add(src)), Promise.resolve()).then(() => window.sqpWaiting);
     return waiting.then(action, () => {
       waiting = null;
       say(unsent);

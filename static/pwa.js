@@ -1,9 +1,9 @@
 // On every page: the one line that says the network's state, the service worker, « Garder
 // l’écran allumé », and the hooks that hand a round the network did not carry to
-// static/waiting.js, which keeps it, shows it where rounds are and sends it when the network is
-// back. That one is loaded only when a round waits: a first visit does not carry it (the service
-// worker keeps a copy; without one, it is fetched once the page is idle). The forms work
-// without either file.
+// static/waiting.js, which keeps it, shows it where rounds are (counted by static/tally.js) and
+// sends it when the network is back. Those two are loaded only when a round waits: a first visit
+// does not carry them (the service worker keeps a copy; without one, they are fetched once the
+// page is idle). The forms work without any of them.
 "use strict";
 
 (() => {
@@ -16,9 +16,8 @@
   const page = location.pathname;
   const root = document.documentElement;
   const unsent = _("Pas de réseau : rien n’a été envoyé, ce qui est saisi reste là. Réessayez à son retour.");
-  // static/tally.js (the counting, from the rules the page carries), then static/waiting.js
-  // (this language's copy), which counts with it.
-  const scripts = [document.currentScript.dataset.tally, document.currentScript.dataset.waiting];
+  // static/waiting.js (this language's copy) and static/tally.js, the counting it draws from.
+  const { tally, waiting: script } = document.currentScript.dataset;
   let waiting = null; // waiting.js, once asked for
 
   // Storage refused (private browsing, full): nothing waits, and the page says so.
@@ -112,7 +111,7 @@
   function withWaiting(action) {
     const add = (src) => new Promise((resolve, reject) => document.head.append(Object.assign(document.createElement("script"), { src, onload: resolve, onerror: reject })));
     // One after the other: waiting.js runs once, and only with tally.js there.
-    waiting ??= scripts.reduce((before, src) => before.then(() => add(src)), Promise.resolve()).then(() => window.sqpWaiting);
+    waiting ??= add(tally).then(() => add(script)).then(() => window.sqpWaiting);
     return waiting.then(action, () => {
       waiting = null;
       say(unsent);

@@ -122,8 +122,7 @@
       if (!meter) return;
       meter.value = Math.min(total, meter.max);
       meter.ariaLabel = fill(_("%(name)s : %(total)s sur %(limit)s"), { name: `\u2068${nameOf(row)}\u2069`, total, limit: meter.max });
-      // The server's words for each margin, from -1 (the end reached) up to rules.close.
-      const warning = counted.close[seat] && rules.warnings[Math.max(counted.spare[seat], -1) + 1];
+      const warning = counted.warnings[seat];
       if (warning) meter.after(Object.assign(document.createElement("span"), { className: "warning", textContent: warning }));
     });
     addRows(copy.querySelector(".sheet"), items, rounds, counted.totals, rules.played);

@@ -109,9 +109,10 @@
   // Run `action` with waiting.js. If it cannot load (no network before it was ever fetched),
   // nothing waits: the page says so, and what was typed is still in its fields.
   function withWaiting(action) {
-    const add = (src) => new Promise((resolve, reject) => document.head.append(Object.assign(document.createElement("script"), { src, onload: resolve, onerror: reject })));
-    // One after the other: waiting.js runs once, and only with tally.js there.
-    waiting ??= add(tally).then(() => add(script)).then(() => window.sqpWaiting);
+    // Both fetched at once (one round trip: the network may go any moment), run in order
+    // (async false); one already run is not run again.
+    const add = (src, ran) => ran || new Promise((resolve, reject) => document.head.append(Object.assign(document.createElement("script"), { src, async: false, onload: resolve, onerror: reject })));
+    waiting ??= Promise.all([add(tally, window.sqpTally), add(script, window.sqpWaiting)]).then(() => window.sqpWaiting);
     return waiting.then(action, () => {
       waiting = null;
       say(unsent);

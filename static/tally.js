@@ -12,13 +12,16 @@ window.sqpTally = (rules, startTotals, rounds) => {
   const spare = totals.map((total) => (rules.lastAllowed === null ? null : rules.lastAllowed - total));
   const over = rules.roundCount !== null ? played >= rules.roundCount : spare.some((left) => left < 0);
   const leaders = played ? totals.flatMap((total, seat) => (total === best ? [seat] : [])) : [];
+  // Within `close` of the end, a row warns, in the words the server wrote for each margin from
+  // -1 (the end reached) up to `close`, translated.
+  const close = spare.map((left) => left !== null && left <= rules.close);
   return {
     totals,
     ranks: totals.map((total) => 1 + totals.filter((other) => better(other, total)).length),
     leaders,
     spare,
-    // Within `close` of the end, a row warns (the words come with the rules, translated).
-    close: spare.map((left) => left !== null && left <= rules.close),
+    close,
+    warnings: spare.map((left, seat) => (close[seat] ? rules.warnings[Math.max(left, -1) + 1] : null)),
     over,
     winners: over ? leaders : [],
   };

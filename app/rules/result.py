@@ -68,23 +68,41 @@ def result_of(sheet: Scoresheet) -> Result | None:
         return None
     placed = placings(sheet)
     winners = [line for line in placed if line.winner]
+    rounds = Np_("%(num)d manche", "%(num)d manches", len(sheet.rounds))
+    headline = _headline(winners, sheet.rules.game.counts_heads)
+    return Result(headline, _ending(sheet, placed), rule_in_force(sheet.rules), rounds, placed)
+
+
+def _headline(winners: list[Placing], heads: bool) -> Message:
     best = winners[0].total
-    if len(winners) == 1:
-        headline = Np_(
+    names = Names(tuple(line.name for line in winners))
+    if len(winners) == 1 and heads:
+        return Np_(
             "%(name)s gagne avec %(num)d tête\u202f!",
             "%(name)s gagne avec %(num)d têtes\u202f!",
             best,
-            name=Names((winners[0].name,)),
+            name=names,
         )
-    else:
-        headline = Np_(
+    if len(winners) == 1:
+        return Np_(
+            "%(name)s gagne avec %(num)d point\u202f!",
+            "%(name)s gagne avec %(num)d points\u202f!",
+            best,
+            name=names,
+        )
+    if heads:
+        return Np_(
             "Victoire partagée\u202f: %(names)s, à égalité avec %(num)d tête.",
             "Victoire partagée\u202f: %(names)s, à égalité avec %(num)d têtes.",
             best,
-            names=Names(tuple(line.name for line in winners)),
+            names=names,
         )
-    rounds = Np_("%(num)d manche", "%(num)d manches", len(sheet.rounds))
-    return Result(headline, _ending(sheet, placed), rule_in_force(sheet.rules), rounds, placed)
+    return Np_(
+        "Victoire partagée\u202f: %(names)s, à égalité avec %(num)d point.",
+        "Victoire partagée\u202f: %(names)s, à égalité avec %(num)d points.",
+        best,
+        names=names,
+    )
 
 
 def _ending(sheet: Scoresheet, placed: tuple[Placing, ...]) -> Message:
@@ -125,6 +143,8 @@ def rule_in_force(game_rules: GameRules) -> Message:
             "Fin\u202f: après %(num)d manches",
             game_rules.round_count or 0,
         )
+    elif not game_rules.game.counts_heads:
+        rule = N_("Fin\u202f: %(limit)s points ou plus", limit=game_rules.limit)
     elif game_rules.end is EndRule.AT_OR_ABOVE:
         rule = N_("Fin\u202f: %(limit)s têtes ou plus", limit=game_rules.limit)
     else:

@@ -34,15 +34,19 @@ class Standing:
     @property
     def warning(self) -> Message | None:
         """Say, in words and not by colour alone, that this player is close to ending the game."""
-        if self.spare is None or self.spare > CLOSE_TO_LIMIT:
+        if self.spare is None or self.limit is None or self.spare > CLOSE_TO_LIMIT:
             return None
-        if self.spare < 0:
-            if self.reaching_ends:
-                return N_("A atteint %(limit)s", limit=self.limit)
-            return N_("A dépassé %(limit)s", limit=self.limit)
-        if self.spare == 0:
-            return N_("À la limite\u202f: la moindre tête finit la partie")
-        return N_("Marge avant la fin\u202f: %(spare)s", spare=self.spare)
+        return _warning(self.limit, self.spare, self.reaching_ends)
+
+
+def _warning(limit: int, spare: int, reaching_ends: bool) -> Message:
+    if spare < 0:
+        if reaching_ends:
+            return N_("A atteint %(limit)s", limit=limit)
+        return N_("A dépassé %(limit)s", limit=limit)
+    if spare == 0:
+        return N_("À la limite\u202f: la moindre tête finit la partie")
+    return N_("Marge avant la fin\u202f: %(spare)s", spare=spare)
 
 
 def _spare(game_rules: GameRules, total: int) -> int | None:
@@ -53,7 +57,7 @@ def _spare(game_rules: GameRules, total: int) -> int | None:
 def offline_rules(game_rules: GameRules, played: int) -> dict[str, object]:
     """Return what static/tally.js needs to count rounds that wait for the network as the server
     will: the page carries it as data, so no rule is written twice (the words come translated
-    with it; tests/e2e/test_tally.py plays the same rounds through both)."""
+    with it: offline_warnings; tests/e2e/test_tally.py plays the same rounds through both)."""
     return {
         "best": game_rules.best.value,
         "lastAllowed": game_rules.last_allowed,
@@ -61,6 +65,18 @@ def offline_rules(game_rules: GameRules, played: int) -> dict[str, object]:
         "played": played,
         "close": CLOSE_TO_LIMIT,
     }
+
+
+def offline_warnings(game_rules: GameRules) -> tuple[Message, ...]:
+    """Return the row's warning for each `spare` static/tally.js may find close to the end,
+    from -1 (the end reached) to CLOSE_TO_LIMIT, in that order: static/waiting.js shows them,
+    translated by the server, and words no rule itself (none when the game lasts rounds)."""
+    if game_rules.last_allowed is None:
+        return ()
+    reaching = game_rules.end is EndRule.AT_OR_ABOVE
+    return tuple(
+        _warning(game_rules.limit, spare, reaching) for spare in range(-1, CLOSE_TO_LIMIT + 1)
+    )
 
 
 def standings(

@@ -96,7 +96,7 @@ class Scoresheet:
         """Return the next round as typed, checked by the game's rules, or raise Refusal."""
         if self.is_over:
             raise Refusal.of(
-                N_("La partie est terminée : annulez la dernière manche pour la rouvrir.")
+                N_("La partie est terminée\u202f: annulez la dernière manche pour la rouvrir.")
             )
         typed = RoundScores(tuple(scores), ended_by)
         return self.rules.game.check_round(typed, self.players, pro=self.rules.pro)

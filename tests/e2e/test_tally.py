@@ -11,7 +11,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from app import rules
-from app.rules.scoreboard import offline_rules
+from app.rules.scoreboard import offline_rules, offline_warnings
 
 TALLY = Path(__file__).resolve().parents[2] / "static" / "tally.js"
 
@@ -65,7 +65,10 @@ def _sheet(end: str, limit: int, *rounds: tuple[int, ...], count: int | None = N
 def test_the_page_counts_waiting_rounds_as_the_rules_do(tally_page, game):
     sheet, sent = game
     before = rules.Scoresheet(sheet.players, sheet.rounds[:sent], sheet.rules)
-    data = offline_rules(sheet.rules, sent)
+    # The page's data (app/web/filters.py's offline_counting), its words in French.
+    data = offline_rules(sheet.rules, sent) | {
+        "warnings": list(map(str, offline_warnings(sheet.rules)))
+    }
     counted = tally_page.evaluate(
         "([data, start, rounds]) => window.sqpTally(data, start, rounds)",
         [json.loads(json.dumps(data)), before.totals, [list(r) for r in sheet.rounds[sent:]]],
@@ -77,5 +80,6 @@ def test_the_page_counts_waiting_rounds_as_the_rules_do(tally_page, game):
     assert counted["winners"] == sorted(sheet.winners)
     assert counted["spare"] == [line.spare for line in lines]
     assert counted["close"] == [line.warning is not None for line in lines]
+    assert counted["warnings"] == [line.warning and str(line.warning) for line in lines]
     if sheet.rounds:
         assert counted["ranks"] == [line.rank for line in lines]

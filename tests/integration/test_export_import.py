@@ -156,8 +156,8 @@ def test_csv_headers_are_in_the_requests_language(client):
     one = read_csv(client.get(f"{game_url(public_id)}/export.csv", headers=english))
     every = read_csv(client.get("/historique/export.csv", headers=english))
 
-    assert one[:2] == [["Game name", "Take 6!"], ["Round", "Alice", "Bob"]]
-    assert every[0][:6] == ["Game", "Game name", "Date", "Round", "Player 1", "Bullheads 1"]
+    assert one[:2] == [["Name of the game", "Take 6!"], ["Round", "Alice", "Bob"]]
+    assert every[0][:6] == ["Game", "Name of the game", "Date", "Round", "Player 1", "Bullheads 1"]
 
 
 @pytest.mark.parametrize(

@@ -56,3 +56,11 @@ def test_a_free_game_needs_its_name_and_its_end(client):
     assert play_round(client, public_id, 1, [-20, 60]).status_code == 303
     assert "Tarot" in game_page(client, public_id).text
     assert leaders(game_page(client, public_id)) == {"B"}
+
+
+def test_the_assistant_and_the_heads_count_are_6_qui_prend_s_alone(client):
+    public_id = start_game(client, ["Alice", "Bruno"], game="skyjo")
+
+    assert "Assistant de manche" not in game_page(client, public_id).text
+    assert client.get(f"{game_url(public_id)}/assistant").status_code == 404
+    assert client.get(f"{game_url(public_id)}/compter").status_code == 404

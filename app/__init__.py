@@ -23,6 +23,7 @@ from app.platform.config import (
 )
 from app.platform.extensions import csrf, db, limiter, migrate
 from app.platform.proxies import TrustedProxyFix
+from app.services import sharing
 from app.web import filters
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -85,14 +86,15 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     static_files.init_app(app)
     with app.app_context():
         _configure_engine(db.engine)
-        live.init_app(app, db.engine)
+        live.init_app(app, db.engine, read_versions=sharing.live_versions)
 
     from app.platform import installed_app
-    from app.web import assistant, errors, follow, game, history, table
+    from app.web import assistant, errors, follow, game, history, rounds, table
 
     app.register_blueprint(game.bp)
+    app.register_blueprint(rounds.bp)  # recording, cancelling, restoring, correcting rounds
     app.register_blueprint(history.bp)  # past games, statistics, export and import
-    app.register_blueprint(assistant.bp)  # the table assistant, counting heads, the rules
+    app.register_blueprint(assistant.bp)  # the round assistant, counting heads, the rules
     app.register_blueprint(installed_app.bp)  # the installed app: manifest and service worker
     app.register_blueprint(follow.bp)  # sharing a game, and following it from other phones
     app.register_blueprint(table.bp)  # several phones scoring one table

@@ -99,7 +99,7 @@ def calibrated_slowdown(benchmark_index: float) -> float:
 
     Lighthouse's default 4× assumes a high-end desktop (benchmarkIndex 1500-2000) and aims at a
     mid-tier phone (125-800); on a slower host 4× emulates a far slower phone than intended
-    (docs/throttling.md in the Lighthouse repository: "Calibrating the CPU slowdown").
+    (throttling.md of the Lighthouse repository’s docs: "Calibrating the CPU slowdown").
     """
     return round(max(1.0, min(4.0, benchmark_index / 450)), 1)
 

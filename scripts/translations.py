@@ -3,7 +3,7 @@
 French is the source language: msgids are the French texts, so the French catalog is filled in
 here, each entry with its own msgid (it exists for French plural forms: « 0 manche, 2 manches »).
 Other languages get the new texts empty and changed ones marked fuzzy, to translate by hand;
-tests/unit/test_translations.py fails until none is left. A language added to app/i18n.py's
+tests/unit/test_translations.py fails until none is left. A language added to app/platform/languages.py's
 LANGUAGES gets its catalog here.
 """
 

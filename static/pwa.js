@@ -1,13 +1,13 @@
 // On every page: the one line that says the network's state, the service worker, « Garder
 // l’écran allumé », and the hooks that hand a round the network did not carry to
-// static/waiting.js, which keeps it, shows it where rounds are and sends it when the network is
-// back. That one is loaded only when a round waits: a first visit does not carry it (the service
-// worker keeps a copy; without one, it is fetched once the page is idle). The forms work
-// without either file.
+// static/waiting.js, which keeps it, shows it where rounds are (counted by static/tally.js) and
+// sends it when the network is back. Those two are loaded only when a round waits: a first visit
+// does not carry them (the service worker keeps a copy; without one, they are fetched once the
+// page is idle). The forms work without any of them.
 "use strict";
 
 (() => {
-  // The texts are French here. app/assets.py writes one copy of this file per language, each
+  // The texts are French here. app/platform/static_files.py writes one copy of this file per language, each
   // `_("…")` translated from the catalogs: no catalog travels to the phone.
   const _ = (text) => text;
   const QUEUE = "sqp-en-attente"; // rounds waiting for the network, all games, oldest first
@@ -16,7 +16,8 @@
   const page = location.pathname;
   const root = document.documentElement;
   const unsent = _("Pas de réseau : rien n’a été envoyé, ce qui est saisi reste là. Réessayez à son retour.");
-  const script = document.currentScript.dataset.waiting; // static/waiting.js, this language's
+  // static/waiting.js (this language's copy) and static/tally.js, the counting it draws from.
+  const { tally, waiting: script } = document.currentScript.dataset;
   let waiting = null; // waiting.js, once asked for
 
   // Storage refused (private browsing, full): nothing waits, and the page says so.
@@ -108,12 +109,10 @@
   // Run `action` with waiting.js. If it cannot load (no network before it was ever fetched),
   // nothing waits: the page says so, and what was typed is still in its fields.
   function withWaiting(action) {
-    waiting ??= new Promise((resolve, reject) => {
-      const tag = Object.assign(document.createElement("script"), { src: script });
-      tag.onload = () => resolve(window.sqpWaiting);
-      tag.onerror = reject;
-      document.head.append(tag);
-    });
+    // Both fetched at once (one round trip: the network may go any moment), run in order
+    // (async false); one already run is not run again.
+    const add = (src, ran) => ran || new Promise((resolve, reject) => document.head.append(Object.assign(document.createElement("script"), { src, async: false, onload: resolve, onerror: reject })));
+    waiting ??= Promise.all([add(tally, window.sqpTally), add(script, window.sqpWaiting)]).then(() => window.sqpWaiting);
     return waiting.then(action, () => {
       waiting = null;
       say(unsent);

@@ -6,7 +6,7 @@
 "use strict";
 
 (() => {
-  // The texts are French here; app/assets.py writes a copy per language, as for pwa.js.
+  // The texts are French here; app/platform/static_files.py writes a copy per language, as for pwa.js.
   const _ = (text) => text;
   const isPlural = (n) => n > 1;
   const ngettext = (one, other, n) => (isPlural(n) ? other : one);
@@ -91,42 +91,41 @@
     return true;
   }
 
-  // Count the waiting rounds in this copy of #game as the server will once they are recorded,
-  // with the rule values it handed the page (data-rules); return what the end would be, if any.
+  // Count the waiting rounds in this copy of #game as the server will once they are recorded:
+  // static/tally.js, with the rules and words the server handed the page (data-rules), does the
+  // counting; this only draws what it found. Return what the end would be, if any.
   function addWaiting(copy, items) {
     const board = copy.querySelector("[data-rules]");
     if (!board) return "";
     const rules = JSON.parse(board.dataset.rules);
     const rows = [...board.tBodies[0].rows].filter((row) => !row.matches(".row-error"));
     const rounds = items.map(headsOf);
-    const totals = rows.map((row, seat) => rounds.reduce((sum, heads) => sum + (heads[seat] || 0), +row.querySelector(".total").textContent));
-    const best = Math.min(...totals);
+    const counted = window.sqpTally(rules, rows.map((row) => +row.querySelector(".total").textContent), rounds);
     const crown = (copy.querySelector("#scores .crown") || copy.querySelector("#crown")?.content.firstElementChild)?.cloneNode(true);
     rows.forEach((row, seat) => {
-      const total = totals[seat];
+      const total = counted.totals[seat];
+      const leads = counted.leaders.includes(seat);
       const cell = row.querySelector(".total");
       cell.textContent = total;
       cell.classList.add("waiting");
       row.querySelector(".last").textContent = `+${rounds.at(-1)[seat] || 0}`;
-      row.classList.toggle("leader", total === best);
+      row.classList.toggle("leader", leads);
       const who = row.querySelector(".who");
       who.querySelector(".crown, .rank")?.remove();
       const rank = document.createElement("span");
       rank.className = "rank";
-      rank.innerHTML = fill(_("%(rank)s<sup>e</sup>"), { rank: 1 + totals.filter((other) => other < total).length });
-      who.append(" ", total === best && crown ? crown.cloneNode(true) : rank);
+      rank.innerHTML = fill(_("%(rank)s<sup>e</sup>"), { rank: counted.ranks[seat] });
+      who.append(" ", leads && crown ? crown.cloneNode(true) : rank);
       const meter = row.querySelector("meter");
       row.querySelector(".warning")?.remove();
-      row.classList.remove("close");
+      row.classList.toggle("close", counted.close[seat]);
       if (!meter) return;
-      meter.value = Math.min(total, rules.limit);
-      meter.ariaLabel = fill(_("%(name)s : %(total)s sur %(limit)s"), { name: `\u2068${nameOf(row)}\u2069`, total, limit: rules.limit });
-      const warning = warningFor(rules, total);
-      if (!warning) return;
-      row.classList.add("close");
-      meter.after(Object.assign(document.createElement("span"), { className: "warning", textContent: warning }));
+      meter.value = Math.min(total, meter.max);
+      meter.ariaLabel = fill(_("%(name)s : %(total)s sur %(limit)s"), { name: `\u2068${nameOf(row)}\u2069`, total, limit: meter.max });
+      const warning = counted.warnings[seat];
+      if (warning) meter.after(Object.assign(document.createElement("span"), { className: "warning", textContent: warning }));
     });
-    addRows(copy.querySelector(".sheet"), items, rounds, totals, rules.played);
+    addRows(copy.querySelector(".sheet"), items, rounds, counted.totals, rules.played);
 
     const last = items.at(-1).number;
     const cancel = copy.querySelector("form[action$='/annuler']");
@@ -146,22 +145,12 @@
       field.removeAttribute("aria-invalid");
       field.removeAttribute("aria-describedby");
     }
-    const crossed = (total) => (rules.end === "above" ? total > rules.limit : rules.end === "at_or_above" && total >= rules.limit);
-    const over = rules.end === "rounds" ? rules.played + items.length >= rules.count : totals.some(crossed);
-    if (!over) return "";
+    if (!counted.over) return "";
     // No round after the end: the form goes until the end is recorded, or taken back.
     copy.querySelectorAll("#round-form, #scores .entry").forEach((element) => (element.hidden = true));
-    const winners = rows.filter((row, seat) => totals[seat] === best).map(nameOf);
+    const winners = counted.winners.map((seat) => nameOf(rows[seat]));
     const text = ngettext("Si elle est enregistrée ainsi, la manche %(number)s termine la partie : %(names)s gagne avec %(total)s.", "Si elle est enregistrée ainsi, la manche %(number)s termine la partie : victoire partagée de %(names)s, avec %(total)s.", winners.length);
-    return " " + fill(text, { number: last, names: list(winners), total: best });
-  }
-
-  // The scoreboard's warning, as app/rules/scoreboard.py words it.
-  function warningFor(rules, total) {
-    const spare = (rules.end === "above" ? rules.limit : rules.limit - 1) - total;
-    if (spare > rules.close) return "";
-    if (spare < 0) return fill(rules.end === "above" ? _("A dépassé %(limit)s") : _("A atteint %(limit)s"), { limit: rules.limit });
-    return spare ? fill(_("Marge avant la fin : %(spare)s"), { spare }) : _("À la limite : la moindre tête finit la partie");
+    return " " + fill(text, { number: last, names: list(winners), total: counted.totals[counted.winners[0]] });
   }
 
   // Each waiting round as its own line of « Manches », and the totals that count them.

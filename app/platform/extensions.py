@@ -32,7 +32,7 @@ csrf = CSRFProtect()
 def _limit_key() -> str:
     # Per device and address: tables sharing a café's address each get their own allowance.
     # Browsers without a device token we signed share the address's one. (A script asking for a
-    # fresh token now and then is held by the per-address limits, app/views.py.)
+    # fresh token now and then is held by the per-address limits, app/platform/rate_limits.py.)
     from flask import request
 
     from app.platform.devices import current_device_hash

@@ -10,16 +10,19 @@ texts themselves. `make translations` re-extracts and updates the catalogs.
 from __future__ import annotations
 
 import math
+import unicodedata
 from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
 from babel import Locale, UnknownLocaleError
+from babel.lists import format_list
 from babel.support import NullTranslations
 from flask import Blueprint, Flask, Response, g, redirect, request
 from flask_babel import Babel, format_timedelta, get_locale, get_translations
 
-from app.rules import Message
+from app.platform import devices
+from app.rules.messages import Message, Names
 
 DEFAULT_LANGUAGE = "fr"
 # Each language, named in itself: the switch shows these names, exactly (ui-contract « Languages »).
@@ -27,7 +30,7 @@ LANGUAGES = {"fr": "Français", "en": "English", "de": "Deutsch"}
 LANGUAGE_COOKIE = "lang"
 LANGUAGE_COOKIE_DAYS = 400  # the longest lifetime browsers accept, as for the device cookie
 
-bp = Blueprint("i18n", __name__)
+bp = Blueprint("languages", __name__)
 
 
 def select_locale() -> str:
@@ -79,9 +82,26 @@ def ngettext(singular: str, plural: str, num: int, **values: Any) -> str:
     return catalog().ungettext(singular, plural, num) % values
 
 
+# Bidi classes that can move the text around a name: right-to-left letters, and the explicit
+# embeddings, overrides and isolates (a name ending in U+202E would reverse the rest).
+_REORDERING = {"R", "AL", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"}
+
+
+def isolated(name: str) -> str:
+    """Return a name as it may sit inside a sentence: between U+2068 and U+2069 (first strong
+    isolate, pop isolate) when it could reorder its neighbours, as is, invisible marks spared,
+    when it cannot (a chat or a screen reader gets the plain name)."""
+    if any(unicodedata.bidirectional(char) in _REORDERING for char in name):
+        return f"\u2068{name}\u2069"
+    return name
+
+
 def translate(message: object) -> Any:
     """Return what the rules or a form said (a Message, its values too) in the request's
-    language; anything else (a name, a number) as it is."""
+    language; players' names (Names) joined as the language does, each set apart from the
+    sentence; anything else (a name, a number) as it is."""
+    if isinstance(message, Names):
+        return format_list([isolated(name) for name in message.names], locale=get_locale())
     if isinstance(message, Message):
         values = {name: translate(value) for name, value in message.values.items()}
         if message.plural is not None:
@@ -121,6 +141,7 @@ def here() -> str:
 
 
 @bp.get("/langue/<any(fr, en, de):code>")
+@devices.as_the_page_it_returns_to
 def choose_language(code: str):
     """Remember the language chosen and show the same page again in it."""
     response = redirect(same_site_path(request.args.get("next")), 303)

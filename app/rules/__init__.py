@@ -1,6 +1,7 @@
-"""The rules of « 6 qui prend ! »: the cards and their heads, the players' names, scoring (round
-bounds, totals, the end, leaders, winners), card placement for the table assistant, and the
-scoreboard's lines.
+"""The rules of the round games the counter keeps: each game behind one interface (`games/`:
+« 6 qui prend ! » first), the cards and their heads, the players' names, scoring (the rules a
+table chose, totals, the end, leaders, winners: `scoring.py`, `sheet.py`), card placement for the
+round assistant, and the scoreboard's lines.
 
 Pure Python: no Flask, no database, no I/O, checked by mypy --strict. What the rules say to players
 is a Message (a French sentence with named blanks, translated by the web layer, which knows the
@@ -25,6 +26,8 @@ from app.rules.cards import (
     max_heads_for_round,
     row_heads,
 )
+from app.rules.games import GAMES, Best, EndRule, RoundGame, RoundScores, game_of
+from app.rules.games.six_nimmt import MIN_HEADS_FOR_ROUND
 from app.rules.messages import (
     N_,
     FieldKey,
@@ -46,28 +49,39 @@ from app.rules.placement import (
     PlayedTurn,
     RowChoice,
     RowChosen,
+    RowsRound,
     SixthCard,
-    TableRound,
     TurnPlaced,
     place_turn,
 )
+from app.rules.result import Placing, Result, placings, result_of, rule_in_force
 from app.rules.scoreboard import (
     CLOSE_TO_LIMIT,
     Standing,
-    ranks,
     standings,
 )
 from app.rules.scoring import (
-    MIN_HEADS_FOR_ROUND,
-    EndRule,
     GameRules,
-    Scoresheet,
+    best_seats,
     check_round,
     lowest,
+    ranks,
     totals,
 )
+from app.rules.sheet import Scoresheet
 
 __all__ = [
+    "Placing",
+    "Result",
+    "placings",
+    "result_of",
+    "rule_in_force",
+    "Best",
+    "GAMES",
+    "RoundGame",
+    "RoundScores",
+    "best_seats",
+    "game_of",
     "CLOSE_TO_LIMIT",
     "DECK_SIZE",
     "DEFAULT_LIMIT",
@@ -95,7 +109,7 @@ __all__ = [
     "Scoresheet",
     "SixthCard",
     "Standing",
-    "TableRound",
+    "RowsRound",
     "TurnPlaced",
     "cards_by_heads",
     "check_cards",

@@ -30,6 +30,17 @@ class Message:
         }
 
 
+@dataclass(frozen=True)
+class Names:
+    """Players' names inside a sentence, joined as the person's language does (« Alice, Bruno et
+    Chloé »): the layer that translates joins them, isolated from the text around them."""
+
+    names: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return ", ".join(self.names)
+
+
 # N_ is gettext's usual name for "mark now, translate later", and one of pybabel's keywords.
 def N_(text: str, **values: object) -> Message:
     """Mark a sentence for translation (pybabel extracts N_) and keep its values for later."""

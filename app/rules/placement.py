@@ -1,4 +1,4 @@
-"""Card placement: what the table assistant does with the cards of a round, by the rules.
+"""Card placement: what the round assistant does with the cards of a round, by the rules.
 
 Rows are tuples of cards, oldest first; seats are 0-based, rows too (« Rangée 1 » is row 0).
 """
@@ -112,7 +112,7 @@ class PlayedTurn:
 
 
 @dataclass(frozen=True)
-class TableRound:
+class RowsRound:
     """A round on the table: the four row starts and the turns so far, replayed from the start.
 
     The last turn may be waiting for a choice (`waiting`); a round is complete after ten turns.
@@ -174,18 +174,18 @@ class TableRound:
         """Return every card laid or revealed this round (each card exists once)."""
         return frozenset(self.starts) | {card for turn in self.turns for card in turn.cards}
 
-    def with_turn(self, cards: Sequence[int]) -> TableRound:
+    def with_turn(self, cards: Sequence[int]) -> RowsRound:
         if self.waiting or self.is_complete:
             raise ValueError("this round takes no more cards now")
-        return TableRound(self.players, self.starts, (*self.turns, PlayedTurn(tuple(cards))))
+        return RowsRound(self.players, self.starts, (*self.turns, PlayedTurn(tuple(cards))))
 
-    def with_choice(self, row: int) -> TableRound:
+    def with_choice(self, row: int) -> RowsRound:
         if self.waiting is None:
             raise ValueError("no card waits for a choice")
         if not 0 <= row < ROWS:
             raise ValueError(f"no row {row + 1}")
         last = PlayedTurn(self.turns[-1].cards, row)
-        return TableRound(self.players, self.starts, (*self.turns[:-1], last))
+        return RowsRound(self.players, self.starts, (*self.turns[:-1], last))
 
-    def without_last_turn(self) -> TableRound:
-        return TableRound(self.players, self.starts, self.turns[:-1])
+    def without_last_turn(self) -> RowsRound:
+        return RowsRound(self.players, self.starts, self.turns[:-1])

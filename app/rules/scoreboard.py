@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from app.rules.games import EndRule
 from app.rules.messages import N_, Message
-from app.rules.scoring import EndRule, GameRules, Scoresheet
+from app.rules.scoring import GameRules, best_seats, ranks
 
 CLOSE_TO_LIMIT = 10  # heads: within this many of the limit, a player's row warns
 
@@ -33,45 +34,73 @@ class Standing:
     @property
     def warning(self) -> Message | None:
         """Say, in words and not by colour alone, that this player is close to ending the game."""
-        if self.spare is None or self.spare > CLOSE_TO_LIMIT:
+        if self.spare is None or self.limit is None or self.spare > CLOSE_TO_LIMIT:
             return None
-        if self.spare < 0:
-            if self.reaching_ends:
-                return N_("A atteint %(limit)s", limit=self.limit)
-            return N_("A dépassé %(limit)s", limit=self.limit)
-        if self.spare == 0:
-            return N_("À la limite\u202f: la moindre tête finit la partie")
-        return N_("Marge avant la fin\u202f: %(spare)s", spare=self.spare)
+        return _warning(self.limit, self.spare, self.reaching_ends)
 
 
-def ranks(totals_: Sequence[int]) -> list[int]:
-    """Return each seat's rank, lowest total first; tied totals share a rank (1, 1, 3)."""
-    return [1 + sum(other < total for other in totals_) for total in totals_]
+def _warning(limit: int, spare: int, reaching_ends: bool) -> Message:
+    if spare < 0:
+        if reaching_ends:
+            return N_("A atteint %(limit)s", limit=limit)
+        return N_("A dépassé %(limit)s", limit=limit)
+    if spare == 0:
+        return N_("À la limite\u202f: la moindre tête finit la partie")
+    return N_("Marge avant la fin\u202f: %(spare)s", spare=spare)
 
 
 def _spare(game_rules: GameRules, total: int) -> int | None:
-    if game_rules.end is EndRule.ROUNDS:
-        return None
-    last_allowed = game_rules.limit if game_rules.end is EndRule.ABOVE else game_rules.limit - 1
-    return last_allowed - total
+    last_allowed = game_rules.last_allowed
+    return None if last_allowed is None else last_allowed - total
 
 
-def standings(sheet: Scoresheet) -> tuple[Standing, ...]:
-    """Return the scoreboard's lines, in seat order."""
-    played = bool(sheet.rounds)
-    ranked = ranks(sheet.totals)
-    limit = None if sheet.rules.end is EndRule.ROUNDS else sheet.rules.limit
+def offline_rules(game_rules: GameRules, played: int) -> dict[str, object]:
+    """Return what static/tally.js needs to count rounds that wait for the network as the server
+    will: the page carries it as data, so no rule is written twice (the words come translated
+    with it: offline_warnings; tests/e2e/test_tally.py plays the same rounds through both)."""
+    return {
+        "best": game_rules.best.value,
+        "lastAllowed": game_rules.last_allowed,
+        "roundCount": game_rules.round_count if game_rules.end is EndRule.ROUNDS else None,
+        "played": played,
+        "close": CLOSE_TO_LIMIT,
+    }
+
+
+def offline_warnings(game_rules: GameRules) -> tuple[Message, ...]:
+    """Return the row's warning for each `spare` static/tally.js may find close to the end,
+    from -1 (the end reached) to CLOSE_TO_LIMIT, in that order: static/waiting.js shows them,
+    translated by the server, and words no rule itself (none when the game lasts rounds)."""
+    if game_rules.last_allowed is None:
+        return ()
+    reaching = game_rules.end is EndRule.AT_OR_ABOVE
+    return tuple(
+        _warning(game_rules.limit, spare, reaching) for spare in range(-1, CLOSE_TO_LIMIT + 1)
+    )
+
+
+def standings(
+    players: Sequence[str],
+    last_round: Sequence[int] | None,
+    totals_: Sequence[int],
+    game_rules: GameRules,
+) -> tuple[Standing, ...]:
+    """Return the scoreboard's lines, in seat order (`last_round`: None before the first)."""
+    played = last_round is not None
+    ranked = ranks(totals_, game_rules.best)
+    leaders = best_seats(totals_, game_rules.best) if played else frozenset()
+    limit = None if game_rules.end is EndRule.ROUNDS else game_rules.limit
     return tuple(
         Standing(
             seat=seat,
             name=name,
-            total=sheet.totals[seat],
-            last=sheet.rounds[-1][seat] if played else None,
+            total=totals_[seat],
+            last=last_round[seat] if last_round is not None else None,
             rank=ranked[seat] if played else None,
-            leads=seat in sheet.leaders,
+            leads=seat in leaders,
             limit=limit,
-            spare=_spare(sheet.rules, sheet.totals[seat]),
-            reaching_ends=sheet.rules.end is EndRule.AT_OR_ABOVE,
+            spare=_spare(game_rules, totals_[seat]),
+            reaching_ends=game_rules.end is EndRule.AT_OR_ABOVE,
         )
-        for seat, name in enumerate(sheet.players)
+        for seat, name in enumerate(players)
     )

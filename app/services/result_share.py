@@ -1,7 +1,7 @@
 """What a finished game's shared result says: each player's place, and the play BG Stats imports.
 
 Pure functions of a SavedGame: the page, the image (app/web/result_card.py) and the BG Stats
-link all read the same placings, so they can never disagree.
+link all read the same placings (app/rules/result.py), so they can never disagree.
 
 BG Stats' import (« Push plays to BG Stats from other apps or websites », bgstatsapp.com's
 support pages) is one link, `createPlay.html?data=<URL-encoded JSON>`, that the phone opens:
@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import UTC, tzinfo
 from typing import Any
 from urllib.parse import quote
 
 from app import rules
-from app.services.games import SavedGame
+from app.services.saved_game import SavedGame
 
 BGSTATS_CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html"
 # The game as BoardGameGeek names it (bgg id 432): BG Stats matches it by that id.
@@ -29,35 +28,6 @@ SOURCE_NAME = "Compteur 6 qui prend !"  # BG Stats sets the play's location to i
 # so that the game it was matched with once is found again; the play itself is `sourcePlayId`.
 SOURCE_GAME_ID = "6-qui-prend"
 PLAY_DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
-
-
-@dataclass(frozen=True)
-class Placing:
-    """One player's line of the result, best first: ties share a rank (1, 1, 3)."""
-
-    seat: int
-    name: str
-    total: int
-    rank: int
-    winner: bool
-    crossed: bool  # the total that ended the game by reaching or passing the limit
-
-
-def placings(sheet: rules.Scoresheet) -> tuple[Placing, ...]:
-    """Return the players by rank (lowest total first), in seat order within a tie."""
-    ranked = rules.ranks(sheet.totals)
-    lines = (
-        Placing(
-            seat=seat,
-            name=name,
-            total=sheet.totals[seat],
-            rank=ranked[seat],
-            winner=seat in sheet.winners,
-            crossed=seat in sheet.crossers,
-        )
-        for seat, name in enumerate(sheet.players)
-    )
-    return tuple(sorted(lines, key=lambda line: (line.rank, line.seat)))
 
 
 def play_minutes(game: SavedGame) -> int | None:
@@ -97,7 +67,7 @@ def bgstats_play(game: SavedGame, zone: tzinfo, comments: str | None = None) -> 
                 # remembers who each is, game after game.
                 "sourcePlayerId": rules.name_key(line.name),
             }
-            for line in _in_seats(placings(game.scoresheet))
+            for line in _in_seats(rules.placings(game.scoresheet))
         ],
     }
     minutes = play_minutes(game)
@@ -108,7 +78,7 @@ def bgstats_play(game: SavedGame, zone: tzinfo, comments: str | None = None) -> 
     return play
 
 
-def _in_seats(lines: Sequence[Placing]) -> list[Placing]:
+def _in_seats(lines: Sequence[rules.Placing]) -> list[rules.Placing]:
     # BG Stats lists the players as given: the table's seat order, as on the round sheet.
     return sorted(lines, key=lambda line: line.seat)
 

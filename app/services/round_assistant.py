@@ -1,6 +1,6 @@
-"""The table assistant's service: lay the rows, place a turn, take a row, take a turn back.
+"""The round assistant's service: lay the rows, place a turn, take a row, take a turn back.
 
-Each write loads its game with a lock (as app.services.games does), checks, writes and returns the
+Each write loads its game with a lock (as app.services.rounds does), checks, writes and returns the
 assistant as it now stands; the view only commits. A double tap, a second tab or a retried
 request comes after the first and is found stale by the turn number it carries: a turn is never
 placed twice. A refused step changes nothing, frees the lock at once and raises an exception
@@ -10,7 +10,7 @@ table typed and chose; app.rules replays it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,13 +18,11 @@ from sqlalchemy import Row, select
 
 from app import rules
 from app.platform.extensions import db
-from app.services.games import (
-    SavedGame,
-    load_game,  # a write's load, lock included
-    read_game,
-)
+from app.services.access import load_game  # a write's load, lock included
+from app.services.reads import read_game, rows_round_of
+from app.services.saved_game import SavedGame
 from app.services.unit_of_work import UnitOfWork
-from app.storage.models import Game, TableRoundState
+from app.storage.models import Game, RowsRoundState
 
 ROW_LABELS = tuple(rules.N_("Rangée %(number)s", number=row) for row in range(1, rules.ROWS + 1))
 
@@ -33,13 +31,13 @@ ROW_LABELS = tuple(rules.N_("Rangée %(number)s", number=row) for row in range(1
 class Assistant:
     """The assistant's round for a game's next round, as the page shows it.
 
-    `table` is None until the rows are laid; `dropped` names a round the assistant had begun
+    `rows_round` is None until the rows are laid; `dropped` names a round the assistant had begun
     but that was recorded by hand meanwhile; `taken_back` holds the cards of a turn just taken
     back, to type again.
     """
 
     game: SavedGame
-    table: rules.TableRound | None
+    rows_round: rules.RowsRound | None
     dropped: int | None = None
     taken_back: tuple[int, ...] = ()
 
@@ -50,12 +48,12 @@ class Assistant:
     @property
     def next_turn(self) -> int:
         """Return the number of the turn to place next (1 to 10)."""
-        return (self.table.turns_placed if self.table else 0) + 1
+        return (self.rows_round.turns_placed if self.rows_round else 0) + 1
 
     @property
     def turn_count(self) -> int:
         """Return how many turns are stored, the one waiting for a choice included."""
-        return len(self.table.turns) if self.table else 0
+        return len(self.rows_round.turns) if self.rows_round else 0
 
 
 class StepRefused(Exception):
@@ -75,40 +73,36 @@ class CardsRefused(StepRefused):
     """Cards that cannot be laid or played now; says why, field by field."""
 
 
-def _state_of(game: Game) -> TableRoundState | None:
+def _state_of(game: Game) -> RowsRoundState | None:
     return db.session.scalars(
-        select(TableRoundState).where(TableRoundState.game_id == game.id)
+        select(RowsRoundState).where(RowsRoundState.game_id == game.id)
     ).one_or_none()
 
 
-def _assistant(game: SavedGame, state: TableRoundState | Row[Any] | None) -> Assistant:
+def _assistant(game: SavedGame, state: RowsRoundState | Row[Any] | None) -> Assistant:
     sheet = game.scoresheet
     if state is None:
         return Assistant(game, None)
-    table = rules.TableRound(
-        len(sheet.players),
-        tuple(state.starts),
-        tuple(rules.PlayedTurn(tuple(turn["cards"]), turn.get("row")) for turn in state.turns),
-    )
+    rows_round = rows_round_of(state, len(sheet.players))
     if state.round_number == sheet.next_round:
-        return Assistant(game, table)
+        return Assistant(game, rows_round)
     # That round was recorded (or cancelled) on the game page: this state is for another round.
     # One begun, with turns placed, and left unfinished is named (until new rows are laid), so
     # the table knows where its turns went; rows laid and no turn placed lost nothing to say.
     recorded_by_hand = (
-        state.round_number < sheet.next_round and table.turns_placed > 0 and not table.is_complete
+        state.round_number < sheet.next_round
+        and rows_round.turns_placed > 0
+        and not rows_round.is_complete
     )
     return Assistant(game, None, state.round_number if recorded_by_hand else None)
 
 
 def assistant(public_id: str, device_hash: str | None) -> Assistant:
     """Return the assistant's round for the device's game, or raise GameNotFound."""
-    return _assistant(*read_game(public_id, device_hash, with_table=True))
+    return _assistant(*read_game(public_id, device_hash, with_rows=True))
 
 
-def _open(
-    public_id: str, device_hash: str | None
-) -> tuple[Game, TableRoundState | None, Assistant]:
+def _open(public_id: str, device_hash: str | None) -> tuple[Game, RowsRoundState | None, Assistant]:
     """Load the game locked for a write (inside a unit of work), with its assistant state;
     refuse if the game is over."""
     game = load_game(public_id, device_hash, for_update=True)
@@ -122,13 +116,15 @@ def _open(
 
 def _live(
     public_id: str, device_hash: str | None
-) -> tuple[TableRoundState, Assistant, rules.TableRound]:
+) -> tuple[RowsRoundState, Assistant, rules.RowsRound]:
     _game, state, current = _open(public_id, device_hash)
-    if state is None or current.table is None:  # no rows laid for this round (dropped, never laid)
+    if (
+        state is None or current.rows_round is None
+    ):  # no rows laid for this round (dropped, never laid)
         raise StaleStep(
             current, rules.Refusal.of(rules.N_("Les rangées de cette manche ne sont pas posées."))
         )
-    return state, current, current.table
+    return state, current, current.rows_round
 
 
 def lay_rows(
@@ -141,7 +137,7 @@ def lay_rows(
     """
     with UnitOfWork():
         game, state, current = _open(public_id, device_hash)
-        if number != current.round_number or current.table is not None:
+        if number != current.round_number or current.rows_round is not None:
             raise StaleStep(current, rules.Refusal.of(rules.N_("Ces rangées étaient déjà posées.")))
         sheet = current.game.scoresheet
         try:
@@ -154,10 +150,10 @@ def lay_rows(
             db.session.delete(state)
             db.session.flush()
         db.session.add(
-            TableRoundState(game_id=game.id, round_number=number, starts=list(starts), turns=[])
+            RowsRoundState(game_id=game.id, round_number=number, starts=list(starts), turns=[])
         )
         db.session.flush()
-        return Assistant(current.game, rules.TableRound(len(sheet.players), starts))
+        return Assistant(current.game, rules.RowsRound(len(sheet.players), starts))
 
 
 def clear_rows(public_id: str, device_hash: str | None, number: int | None) -> Assistant:
@@ -167,8 +163,8 @@ def clear_rows(public_id: str, device_hash: str | None, number: int | None) -> A
     Raise StaleStep if there is nothing to pick up (already done) or turns are on the rows.
     """
     with UnitOfWork():
-        state, current, table = _live(public_id, device_hash)
-        if number != current.round_number or table.turns:
+        state, current, rows_round = _live(public_id, device_hash)
+        if number != current.round_number or rows_round.turns:
             raise StaleStep(
                 current, rules.Refusal.of(rules.N_("Les rangées étaient déjà reprises."))
             )
@@ -187,8 +183,8 @@ def place_cards(
     be played.
     """
     with UnitOfWork():
-        state, current, table = _live(public_id, device_hash)
-        if table.waiting or table.is_complete or turn != current.next_turn:
+        state, current, rows_round = _live(public_id, device_hash)
+        if rows_round.waiting or rows_round.is_complete or turn != current.next_turn:
             raise StaleStep(current, rules.Refusal.of(rules.N_("Ce tour était déjà placé.")))
         sheet = current.game.scoresheet
         try:
@@ -197,11 +193,11 @@ def place_cards(
                 sheet.players,
                 players=len(sheet.players),
                 pro=sheet.rules.pro,
-                seen=table.cards_seen,
+                seen=rows_round.cards_seen,
             )
         except rules.Refusal as refusal:
             raise CardsRefused(current, refusal) from refusal
-        return _saved(state, current, table.with_turn(played))
+        return _saved(state, current, rows_round.with_turn(played))
 
 
 def choose_row(
@@ -211,69 +207,30 @@ def choose_row(
     on. Raise StaleStep if no card of that turn waits for a choice (already chosen: a repeat).
     """
     with UnitOfWork():
-        state, current, table = _live(public_id, device_hash)
+        state, current, rows_round = _live(public_id, device_hash)
         if (
-            table.waiting is None
+            rows_round.waiting is None
             or turn != current.turn_count
             or row is None
             or not 1 <= row <= rules.ROWS
         ):
             raise StaleStep(current, rules.Refusal.of(rules.N_("Cette rangée était déjà choisie.")))
-        return _saved(state, current, table.with_choice(row - 1))
+        return _saved(state, current, rows_round.with_choice(row - 1))
 
 
 def take_back_turn(public_id: str, device_hash: str | None, turn: int | None) -> Assistant:
     """Take back turn `turn` if it is the last one (placed, or waiting for its choice), with its
     choice. Raise StaleStep if it is not (already taken back: a repeat)."""
     with UnitOfWork():
-        state, current, table = _live(public_id, device_hash)
+        state, current, rows_round = _live(public_id, device_hash)
         if turn is None or turn < 1 or turn != current.turn_count:
             raise StaleStep(current, rules.Refusal.of(rules.N_("Ce tour était déjà annulé.")))
-        saved = _saved(state, current, table.without_last_turn())
-        return Assistant(saved.game, saved.table, taken_back=table.turns[-1].cards)
+        saved = _saved(state, current, rows_round.without_last_turn())
+        return Assistant(saved.game, saved.rows_round, taken_back=rows_round.turns[-1].cards)
 
 
-def _saved(state: TableRoundState, current: Assistant, table: rules.TableRound) -> Assistant:
+def _saved(state: RowsRoundState, current: Assistant, rows_round: rules.RowsRound) -> Assistant:
     # A new list, so that the JSON column is seen as changed.
-    state.turns = [{"cards": list(turn.cards), "row": turn.chosen_row} for turn in table.turns]
+    state.turns = [{"cards": list(turn.cards), "row": turn.chosen_row} for turn in rows_round.turns]
     db.session.flush()
-    return Assistant(current.game, table)
-
-
-@dataclass(frozen=True)
-class RoundHelp:
-    """What the game page's round form gets from the assistant and the head counter."""
-
-    typed: list[str] | None = None
-    filled_by_assistant: bool = False
-    turns_in_progress: int = 0
-
-
-def game_to_score(
-    public_id: str, device_hash: str | None, carried: Mapping[int, int]
-) -> tuple[SavedGame, RoundHelp]:
-    """Return the device's game as its page shows it, and the heads its round form starts with:
-    the assistant's finished round, then those the address carries by seat (from « Compter les
-    têtes »; seats the game does not have are left out). Raise GameNotFound.
-
-    One read: the game, its rounds and the assistant's round in one statement, its players in
-    another (games.read_game).
-    """
-    game, stored = read_game(public_id, device_hash, with_table=True)
-    sheet = game.scoresheet
-    if sheet.is_over:
-        return game, RoundHelp()
-    current = _assistant(game, stored)
-    typed: list[str] = [""] * len(sheet.players)
-    finished = current.table is not None and current.table.is_complete
-    if current.table is not None and finished:
-        typed = [str(value) for value in current.table.heads_taken]
-    for seat, heads in carried.items():
-        if seat < len(typed):
-            typed[seat] = str(heads)
-    help_ = RoundHelp(
-        typed if any(typed) else None,
-        finished,
-        current.turn_count if current.table and not finished else 0,
-    )
-    return game, help_
+    return Assistant(current.game, rows_round)

@@ -8,18 +8,20 @@ phone of the game's table may show the address (or make one); only the game's ow
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from collections.abc import Hashable
+
+from sqlalchemy import Connection, func, select
 
 from app.platform.extensions import db
-from app.services import games
+from app.services import access, saved_game
 from app.services.unit_of_work import UnitOfWork
-from app.storage.models import Game, new_public_id
+from app.storage.models import Game, TablePhone, new_public_id
 
 
 def follow_token(public_id: str, device_hash: str | None) -> tuple[str | None, bool]:
     """Return the device's game's follow token while it is shared, else None, and whether this
     is the game's own phone (the one that may stop it); or raise GameNotFound."""
-    game = games.load_game(public_id, device_hash)
+    game = access.load_game(public_id, device_hash)
     return game.follow_token, game.device_hash == device_hash
 
 
@@ -30,7 +32,7 @@ def share_game(public_id: str, device_hash: str | None) -> str:
     version does not change: the scores did not, and an edit form opened before stays valid.
     """
     with UnitOfWork():
-        game = games.load_game(public_id, device_hash, for_update=True)
+        game = access.load_game(public_id, device_hash, for_update=True)
         if game.follow_token is None:
             game.follow_token = new_public_id()
         return game.follow_token
@@ -40,27 +42,27 @@ def stop_sharing(public_id: str, device_hash: str | None) -> None:
     """Revoke the device's game's follow address: it answers 404 from now on. The game's own
     phone alone may (OwnPhoneOnly for a phone of its table)."""
     with UnitOfWork() as work:
-        game = games.load_own_game(public_id, device_hash)
+        game = access.load_own_game(public_id, device_hash)
         work.announce(game)  # while it has its token: its followers see the share end
         game.follow_token = None
 
 
 def _valid(token: str) -> bool:
-    return games.PUBLIC_ID.fullmatch(token) is not None
+    return access.PUBLIC_ID.fullmatch(token) is not None
 
 
-def followed_game(token: str) -> games.SavedGame:
+def followed_game(token: str) -> saved_game.SavedGame:
     """Return the game shared under this token, or raise GameNotFound."""
     game = (
         db.session.scalars(
-            select(Game).where(Game.follow_token == token).options(*games.with_sheets())
+            select(Game).where(Game.follow_token == token).options(*access.with_sheets())
         ).one_or_none()
         if _valid(token)
         else None
     )
     if game is None:
-        raise games.GameNotFound(token)
-    return games.SavedGame.of(game)
+        raise saved_game.GameNotFound(token)
+    return saved_game.SavedGame.of(game)
 
 
 def followed_version(token: str) -> tuple[int, int]:
@@ -74,5 +76,17 @@ def followed_version(token: str) -> tuple[int, int]:
         else None
     )
     if found is None:
-        raise games.GameNotFound(token)
+        raise saved_game.GameNotFound(token)
     return found.id, found.version
+
+
+def live_versions(connection: Connection, game_ids: list[int]) -> dict[int, Hashable]:
+    """What the live streams' SQLite look compares (app/platform/live.py), for each of these
+    games still there: its version, its follow token (a share stopped or started) and the count
+    of its table's phones (a phone leaving its table, or removed from it, changes no game, yet its
+    streams must look at their rights again). One query, whatever the number of followers."""
+    seated = select(func.count()).where(TablePhone.table_id == Game.table_id).scalar_subquery()
+    rows = connection.execute(
+        select(Game.id, Game.version, Game.follow_token, seated).where(Game.id.in_(game_ids))
+    )
+    return {game_id: (version, token, phones) for game_id, version, token, phones in rows}

@@ -4,7 +4,7 @@
 gives the table a scorer address: its own random token (128 bits), not the follow address.
 A phone that opens it and taps « Rejoindre la table » is seated: from then on it may see and
 score the table's games — that game and those that follow from it (rematches) — as the first
-phone does (games.reachable_by). Each phone keeps its own device token; nothing secret is in
+phone does (access.reachable_by). Each phone keeps its own device token; nothing secret is in
 the pages. « Arrêter l'invitation » forgets the token: the address answers 404, and the phones
 already seated stay. The phone that started the game owns it: it alone stops or renews the
 invitation and unseats the others (« Retirer les téléphones invités »); a seated phone scores
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from sqlalchemy import delete, func, select
 
 from app.platform.extensions import db
-from app.services import games
+from app.services import access, saved_game
 from app.services.unit_of_work import UnitOfWork
 from app.storage.models import Game, SharedTable, TablePhone, new_public_id
 
@@ -34,7 +34,7 @@ class Invitation:
 
 
 def invitation(public_id: str, device_hash: str | None) -> Invitation:
-    game = games.load_game(public_id, device_hash)
+    game = access.load_game(public_id, device_hash)
     if game.table_id is None:
         return Invitation(None, game.device_hash == device_hash, 0)
     token = db.session.scalar(
@@ -53,7 +53,7 @@ def invite(public_id: str, device_hash: str | None) -> str:
     or keep the one it has (a double tap keeps the address already scanned); return its token.
     The game's own phone alone may (OwnPhoneOnly for a phone of its table)."""
     with UnitOfWork():
-        game = games.load_own_game(public_id, device_hash)
+        game = access.load_own_game(public_id, device_hash)
         if game.table_id is None:
             table = SharedTable()
             db.session.add(table)
@@ -71,7 +71,7 @@ def stop_inviting(public_id: str, device_hash: str | None) -> None:
     """Forget the table's scorer address: it answers 404 from now on; seated phones stay. The
     game's own phone alone may."""
     with UnitOfWork():
-        game = games.load_own_game(public_id, device_hash)
+        game = access.load_own_game(public_id, device_hash)
         if game.table_id is not None:
             _locked(game.table_id).invite_token = None
 
@@ -82,7 +82,7 @@ def remove_invited_phones(public_id: str, device_hash: str | None) -> int:
     replaced, so that the one they had no longer seats them. The game's own phone alone may
     (another would otherwise lock the first out)."""
     with UnitOfWork() as work:
-        game = games.load_own_game(public_id, device_hash)
+        game = access.load_own_game(public_id, device_hash)
         if game.table_id is None:
             return 0
         table = _locked(game.table_id)
@@ -101,9 +101,9 @@ def leave(public_id: str, device_hash: str | None) -> None:
     """Take this phone from the game's table: the table's games leave its history and
     statistics, nobody else's. Its own phone cannot leave its game (it deletes it instead)."""
     with UnitOfWork() as work:
-        game = games.load_game(public_id, device_hash, for_update=True)
+        game = access.load_game(public_id, device_hash, for_update=True)
         if game.device_hash == device_hash or game.table_id is None:
-            raise games.OwnPhoneOnly(public_id)
+            raise saved_game.OwnPhoneOnly(public_id)
         db.session.execute(
             delete(TablePhone).where(
                 TablePhone.table_id == game.table_id, TablePhone.device_hash == device_hash
@@ -131,7 +131,7 @@ def _latest_game(table_id: int) -> Game | None:
         .where(Game.table_id == table_id)
         .order_by(Game.created_at.desc(), Game.id.desc())
         .limit(1)
-        .options(*games.with_sheets())
+        .options(*access.with_sheets())
     ).first()
 
 
@@ -139,22 +139,22 @@ def _table_invited(token: str, *, for_update: bool = False) -> int:
     query = select(SharedTable.id).where(SharedTable.invite_token == token)
     if for_update:
         query = query.with_for_update()
-    table_id = db.session.scalar(query) if games.PUBLIC_ID.fullmatch(token) else None
+    table_id = db.session.scalar(query) if access.PUBLIC_ID.fullmatch(token) else None
     if table_id is None:
-        raise games.GameNotFound(token)
+        raise saved_game.GameNotFound(token)
     return table_id
 
 
-def invited_game(token: str) -> games.SavedGame:
+def invited_game(token: str) -> saved_game.SavedGame:
     """Return the latest game of the table invited under this token (what the scorer address
     shows before joining), or raise GameNotFound (unknown or stopped)."""
     latest = _latest_game(_table_invited(token))
     if latest is None:  # every game of the table was deleted
-        raise games.GameNotFound(token)
-    return games.SavedGame.of(latest)
+        raise saved_game.GameNotFound(token)
+    return saved_game.SavedGame.of(latest)
 
 
-def join(token: str, device_hash: str) -> games.SavedGame:
+def join(token: str, device_hash: str) -> saved_game.SavedGame:
     """Seat this phone at the invited table (once, however many taps) and return the table's
     latest game, to open; raise GameNotFound when the address is unknown or stopped.
 
@@ -171,20 +171,20 @@ def join(token: str, device_hash: str) -> games.SavedGame:
             db.session.add(TablePhone(table_id=table_id, device_hash=device_hash))
         latest = _latest_game(table_id)
         if latest is None:  # every game of the table was deleted
-            raise games.GameNotFound(token)
-        return games.SavedGame.of(latest)
+            raise saved_game.GameNotFound(token)
+        return saved_game.SavedGame.of(latest)
 
 
 def watched_version(public_id: str, device_hash: str | None) -> tuple[int, int]:
     """Return (id, version) of a game this phone may score, for its live stream; or raise
     GameNotFound (deleted, or this phone left or was removed from its table)."""
-    if device_hash is None or not games.PUBLIC_ID.fullmatch(public_id):
-        raise games.GameNotFound(public_id)
+    if device_hash is None or not access.PUBLIC_ID.fullmatch(public_id):
+        raise saved_game.GameNotFound(public_id)
     found = db.session.execute(
         select(Game.id, Game.version).where(
-            Game.public_id == public_id, games.reachable_by(device_hash)
+            Game.public_id == public_id, access.reachable_by(device_hash)
         )
     ).one_or_none()
     if found is None:
-        raise games.GameNotFound(public_id)
+        raise saved_game.GameNotFound(public_id)
     return found.id, found.version

@@ -113,14 +113,14 @@ class Round(Model):
     game: Mapped[Game] = relationship(back_populates="rounds")
 
 
-class TableRoundState(Model):
-    """The table assistant's round for a game: the row starts and the turns placed so far.
+class RowsRoundState(Model):
+    """The round assistant's round for a game: the row starts and the turns placed so far.
 
     One per game, for the round it was started for; the turns are replayed by app.rules, so the
     stored state is only what the table typed and chose: [{"cards": [...], "row": k or null}].
     """
 
-    __tablename__ = "table_round"
+    __tablename__ = "rows_round"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), unique=True)

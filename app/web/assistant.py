@@ -22,7 +22,7 @@ from flask_babel import ngettext
 from app import rules
 from app.platform import rate_limits
 from app.platform.devices import current_device_hash
-from app.services import games, round_assistant
+from app.services import reads, round_assistant
 from app.web.forms import cards_typed, carried_heads, pile_typed, step_number, typed_fields
 from app.web.htmx import is_htmx, vary_on_htmx
 from app.web.refusals import said, shown
@@ -40,7 +40,7 @@ def game_rules() -> str:
 def count(public_id: str) -> ResponseReturnValue:
     """Count the heads of the cards typed, naming any number that is not a card of this game;
     the heads already typed in the round form come along and go back with the count."""
-    found = games.find_game(public_id, current_device_hash())
+    found = reads.find_game(public_id, current_device_hash())
     sheet = found.scoresheet
     kept = carried_heads(request.args, len(sheet.players))
     typed = request.args.get("cartes", "")[:1000]
@@ -190,21 +190,21 @@ class RowView:
     heads: int
 
 
-def _rows_view(round_table: rules.TableRound | None) -> list[RowView]:
-    if round_table is None:
+def _rows_view(rows_round: rules.RowsRound | None) -> list[RowView]:
+    if rows_round is None:
         return []
     return [
         RowView(number, tuple((card, rules.heads(card)) for card in row), rules.row_heads(row))
-        for number, row in enumerate(round_table.rows, start=1)
+        for number, row in enumerate(rows_round.rows, start=1)
     ]
 
 
-def _story(round_table: rules.TableRound | None, names: Sequence[str]) -> list[str]:
+def _story(rows_round: rules.RowsRound | None, names: Sequence[str]) -> list[str]:
     """Say what the last placed turn did, card by card, from the lowest."""
-    if round_table is None or not round_table.placed or round_table.waiting:
+    if rows_round is None or not rows_round.placed or rows_round.waiting:
         return []
     lines = []
-    for placement in round_table.placed[-1].placements:
+    for placement in rows_round.placed[-1].placements:
         name, card, row = names[placement.seat], placement.card, placement.row + 1
         count = rules.row_heads(placement.taken)
         taken = ngettext(
@@ -249,10 +249,10 @@ def _page(
         assistant=current,
         game=current.game,
         sheet=current.game.scoresheet,
-        round_table=current.table,
+        rows_round=current.rows_round,
         row_labels=round_assistant.ROW_LABELS,
-        rows=_rows_view(current.table),
-        story=_story(current.table, current.game.scoresheet.players),
+        rows=_rows_view(current.rows_round),
+        story=_story(current.rows_round, current.game.scoresheet.players),
         story_turn=current.turn_count,
         typed=list(typed),
         refusal=shown(refusal),

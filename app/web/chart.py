@@ -1,6 +1,6 @@
 """The score chart: every player's running total by round, drawn as SVG by the server.
 
-Geometry from a Scoresheet; templates/_chart.html turns it into markup. Each player gets a
+Geometry from a Scoresheet; templates/game/_chart.html turns it into markup. Each player gets a
 colour *and* a marker shape, so lines can be told apart without colour. The text alternative is
 in the request's language (Flask-Babel; French outside a request).
 """

@@ -11,7 +11,9 @@ from flask_babel import get_locale, to_user_timezone
 from markupsafe import Markup, escape
 
 from app import rules
-from app.rules import Scoresheet
+from app.platform.languages import translate
+from app.rules import GameRules, Scoresheet
+from app.rules.scoreboard import offline_rules, offline_warnings
 from app.web.chart import score_chart
 
 
@@ -39,6 +41,19 @@ def player_name(seat: int, sheet: Scoresheet) -> str:
 
 def total_of(seat: int, sheet: Scoresheet) -> int:
     return sheet.totals[seat]
+
+
+def game_name(game_rules: GameRules) -> str:
+    """Return the game's name in the person's language."""
+    return str(translate(game_rules.game.name))
+
+
+def offline_counting(sheet: Scoresheet) -> dict[str, object]:
+    """Return what the page carries for static/tally.js and static/waiting.js to count and show
+    the rounds that wait for the network as the server will: the rules' values, and the rows'
+    warnings in the page's language (the script words no rule)."""
+    warnings = [translate(warning) for warning in offline_warnings(sheet.rules)]
+    return {**offline_rules(sheet.rules, len(sheet.rounds)), "warnings": warnings}
 
 
 def local_datetime(moment: datetime) -> str:
@@ -85,7 +100,9 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(isolated)
     app.add_template_filter(player_name)
     app.add_template_filter(total_of)
+    app.add_template_filter(offline_counting)
     app.add_template_filter(local_datetime)
+    app.add_template_filter(game_name)
     app.add_template_filter(after_colon)
     app.add_template_filter(qr_code)
     app.add_template_filter(score_chart)

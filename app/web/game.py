@@ -8,7 +8,6 @@ from typing import Any
 from flask import (
     Blueprint,
     Response,
-    abort,
     current_app,
     flash,
     redirect,
@@ -17,57 +16,33 @@ from flask import (
     session,
     url_for,
 )
-from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from sqlalchemy import exc as sa_exc
 from werkzeug.datastructures import MultiDict
-from werkzeug.routing import BaseConverter
 
 from app import rules
 from app.platform import rate_limits
 from app.platform.devices import claim_device, current_device_hash
 from app.platform.extensions import db, limiter
-from app.services import games, round_assistant
+from app.services import games, reads, saved_game
 from app.services.unit_of_work import check_database
 from app.web.errors import RETRY_AFTER
 from app.web.forms import (
-    CancelRoundForm,
-    EditRoundForm,
     NewGameForm,
-    RestoreRoundForm,
-    RoundForm,
     carried_heads,
 )
 from app.web.htmx import is_htmx, vary_on_htmx
-from app.web.refusals import said, shown
+from app.web.refusals import shown
 from app.web.shared_result import image_response, share_of
 
-bp = Blueprint("counter", __name__)
-
-
-class RoundNumber(BaseConverter):
-    """A round number in an address: ASCII digits only, as the forms read them (Werkzeug's int
-    converter also takes « １ » or « ١ »)."""
-
-    regex = r"[0-9]{1,6}"
-
-    def to_python(self, value: str) -> int:
-        return int(value)
-
-    def to_url(self, value: int) -> str:
-        return str(int(value))
-
-
-@bp.record_once
-def _add_converters(state: BlueprintSetupState) -> None:
-    state.app.url_map.converters["round"] = RoundNumber
+bp = Blueprint("game", __name__)
 
 
 @bp.get("/")
 def home() -> str:
     """Show the way to a new game, the game in progress and past games."""
-    return render_template("game/home.html", game=games.game_in_progress(current_device_hash()))
+    return render_template("game/home.html", game=reads.game_in_progress(current_device_hash()))
 
 
 @bp.get("/parties/nouvelle")
@@ -91,7 +66,7 @@ def create_game() -> ResponseReturnValue:
         )
     except rules.Refusal as refusal:  # the form's own, or names that cannot sit at a table
         return _new_game_form(form, refusal, status=422)
-    return _go_to(url_for("counter.game", public_id=game.public_id))
+    return _go_to(url_for("game.game", public_id=game.public_id))
 
 
 def _go_to(url: str) -> ResponseReturnValue:
@@ -137,14 +112,14 @@ def game(public_id: str) -> ResponseReturnValue:
     if not is_htmx() and any(key.startswith("heads-") for key in request.args):
         carried = carried_heads(request.args, rules.MAX_PLAYERS)
         session[CARRIED] = [public_id, {str(seat): heads for seat, heads in carried.items()}]
-        return redirect(url_for("counter.game", public_id=public_id), 303)
+        return redirect(url_for("game.game", public_id=public_id), 303)
     kept_for, heads = session.pop(CARRIED, None) or (None, {})
     carried = {int(seat): value for seat, value in heads.items()} if kept_for == public_id else {}
-    found, helped = round_assistant.game_to_score(public_id, current_device_hash(), carried)
+    found, helped = reads.game_to_score(public_id, current_device_hash(), carried)
     # The first player's field is focused (or the result, once the game is over): the keyboard
     # and a screen reader start where the table is. Not for htmx: the live part fetched again
     # (another phone's round, static/app.js) must not move anyone's focus.
-    page = _game_page(found, round_help=helped, typed=helped.typed, focus_entry=not is_htmx())
+    page = game_page(found, round_help=helped, typed=helped.typed, focus_entry=not is_htmx())
     response = vary_on_htmx(current_app.make_response(page))
     # Back, Forward or a reload always show the sheet as it stands: a browser shows a copy it
     # kept (its cache, even « no-cache », or the page kept whole) on those unless told not to
@@ -153,80 +128,12 @@ def game(public_id: str) -> ResponseReturnValue:
     return response
 
 
-@bp.post("/parties/<public_id>/manches")
-@rate_limits.writes
-def add_round(public_id: str) -> ResponseReturnValue:
-    """Record the round typed, or show it again with what is wrong; a repeat records nothing."""
-    form = RoundForm(request.form)
-    try:
-        found = games.record_round(
-            public_id, current_device_hash(), form.round_number(), form.heads_taken()
-        )
-    except rules.Refusal as unreadable:  # the form's own: text that is not a number
-        found = games.find_game(public_id, current_device_hash())
-        return _refused(found, unreadable, form.typed(), form.round_number())
-    except games.StaleRound as stale:
-        flash(said(stale.refusal), "info")
-        return _answer_write(stale.game)
-    except games.Refused as refused:  # heads that cannot be, or rounds cancelled elsewhere
-        status = 409 if isinstance(refused, games.SheetChanged) else 422
-        return _refused(
-            refused.game, refused.refusal, form.typed(), form.round_number(), status=status
-        )
-    return _answer_write(found, announcement=_recorded(found))
-
-
-def _recorded(found: games.SavedGame) -> str | None:
-    """Say what a recorded round changed, for a screen reader after an htmx swap; the result
-    says it itself when the round ended the game."""
-    sheet = found.scoresheet
-    if sheet.is_over:
-        return None
-    standing = ", ".join(f"{line.name} {line.total}" for line in sheet.standings)
-    return _(
-        "Manche %(number)s enregistrée. Totaux : %(totals)s.",
-        number=len(sheet.rounds),
-        totals=standing,
-    )
-
-
-@bp.post("/parties/<public_id>/manches/annuler")
-@rate_limits.writes
-def cancel_round(public_id: str) -> ResponseReturnValue:
-    """Remove the last round (named in the form, so a repeat never removes two)."""
-    number = CancelRoundForm(request.form).round_number()
-    try:
-        found = games.cancel_round(public_id, current_device_hash(), number)
-    except games.StaleRound as stale:
-        flash(said(stale.refusal), "info")
-        return _answer_write(stale.game)
-    flash(
-        _("Manche %(number)s annulée ; « Rétablir la manche %(number)s » la remet.", number=number),
-        "info",
-    )
-    return _answer_write(found)
-
-
-@bp.post("/parties/<public_id>/manches/retablir")
-@rate_limits.writes
-def restore_round(public_id: str) -> ResponseReturnValue:
-    """Put back the last cancelled round (named in the form, so a repeat puts back nothing)."""
-    number = RestoreRoundForm(request.form).round_number()
-    try:
-        found = games.restore_round(public_id, current_device_hash(), number)
-    except games.Refused as refused:  # a repeat, or the game ended since
-        flash(said(refused.refusal), "info")
-        return _answer_write(refused.game)
-    flash(_("Manche %(number)s rétablie.", number=number), "info")
-    return _answer_write(found)
-
-
 @bp.get("/parties/<public_id>/supprimer")
 def delete_game_form(public_id: str) -> str:
     """Ask before deleting a game for good."""
-    found = games.find_game(public_id, current_device_hash())
+    found = reads.find_game(public_id, current_device_hash())
     if found.owner != current_device_hash():  # a phone of its table: « Quitter la table »
-        raise games.OwnPhoneOnly(public_id)
+        raise saved_game.OwnPhoneOnly(public_id)
     return render_template("game/delete_game.html", game=found, sheet=found.scoresheet)
 
 
@@ -239,59 +146,11 @@ def delete_game(public_id: str) -> ResponseReturnValue:
     return redirect(url_for("history.history"), 303)
 
 
-@bp.get("/parties/<public_id>/manches/<round:number>")
-def edit_round_form(public_id: str, number: int) -> ResponseReturnValue:
-    """Show a recorded round in a form, to correct it."""
-    found = games.find_game(public_id, current_device_hash())
-    if not 1 <= number <= len(found.scoresheet.rounds):
-        abort(404)
-    typed = [str(value) for value in found.scoresheet.rounds[number - 1]]
-    return _edit_form(found, number, typed)
-
-
-@bp.post("/parties/<public_id>/manches/<round:number>")
-@rate_limits.writes
-def edit_round(public_id: str, number: int) -> ResponseReturnValue:
-    """Save a corrected round, unless the game changed since the form was opened."""
-    form = EditRoundForm(request.form)
-    try:
-        games.edit_round(
-            public_id, current_device_hash(), number, form.game_version(), form.heads_taken()
-        )
-    except rules.Refusal as unreadable:  # the form's own: text that is not a number
-        found = games.find_game(public_id, current_device_hash())
-        return _edit_form(found, number, form.typed(), unreadable, status=422)
-    except games.Refused as refused:  # changed since the form was opened, or heads that cannot be
-        status = 409 if isinstance(refused, games.GameChanged) else 422
-        return _edit_form(refused.game, number, form.typed(), refused.refusal, status=status)
-    flash(_("Manche %(number)s modifiée.", number=number), "info")
-    return redirect(url_for("counter.game", public_id=public_id), 303)
-
-
-def _edit_form(
-    found: games.SavedGame,
-    number: int,
-    typed: list[str],
-    refusal: rules.Refusal | None = None,
-    status: int = 200,
-) -> tuple[str, int]:
-    page = render_template(
-        "game/edit_round.html",
-        game=found,
-        sheet=found.scoresheet,
-        number=number,
-        typed=typed,
-        refusal=shown(refusal),
-        focus_entry=True,
-    )
-    return page, status
-
-
 @bp.get("/parties/<public_id>/resultat.png")
 @rate_limits.drawings
 def result_image(public_id: str) -> Response:
     """Draw a finished game's result as an image, to send to a group chat."""
-    return image_response(games.find_game(public_id, current_device_hash()))
+    return image_response(reads.find_game(public_id, current_device_hash()))
 
 
 @bp.post("/parties/<public_id>/revanche")
@@ -299,7 +158,7 @@ def result_image(public_id: str) -> Response:
 def rematch(public_id: str) -> ResponseReturnValue:
     """Start a new game with the same players and rules."""
     new = games.rematch(public_id, current_device_hash())
-    return redirect(url_for("counter.game", public_id=new.public_id), 303)
+    return redirect(url_for("game.game", public_id=new.public_id), 303)
 
 
 @bp.get("/healthz")
@@ -315,35 +174,24 @@ def healthz() -> ResponseReturnValue:
     return {"status": "ok"}
 
 
-def _game_page(found: games.SavedGame, **context: Any) -> str:
+def game_page(found: saved_game.SavedGame, **context: Any) -> str:
     """Render a game: its live part for htmx, the whole page otherwise."""
     template = "game/_game_update.html" if is_htmx() else "game/game.html"
-    image = url_for("counter.result_image", public_id=found.public_id)
+    image = url_for("game.result_image", public_id=found.public_id)
     share = share_of(found, image)
     return render_template(template, game=found, sheet=found.scoresheet, share=share, **context)
 
 
-def _answer_write(found: games.SavedGame, announcement: str | None = None) -> ResponseReturnValue:
+def answer_write(
+    found: saved_game.SavedGame, announcement: str | None = None
+) -> ResponseReturnValue:
     """Answer a write that went through: the game's live part for htmx, else a redirect."""
     if not is_htmx():
-        return redirect(url_for("counter.game", public_id=found.public_id), 303)
+        return redirect(url_for("game.game", public_id=found.public_id), 303)
     response = current_app.make_response(
-        _game_page(found, focus_entry=True, announcement=announcement)
+        game_page(found, focus_entry=True, announcement=announcement)
     )
     if found.scoresheet.is_over:
         # The result sits above the scores the round form shows after its swap: show the top.
         response.headers["HX-Reswap"] = "outerHTML show:top showTarget:#main"
     return response
-
-
-def _refused(
-    found: games.SavedGame,
-    refusal: rules.Refusal,
-    typed: list[str],
-    sent: int | None,
-    status: int = 422,
-) -> tuple[str, int]:
-    """Show a refused round again with what is wrong and every value typed; the refusal names
-    the round as it was sent (the form may now be for another: recorded elsewhere meanwhile)."""
-    page = _game_page(found, typed=typed, refusal=shown(refusal), refused_number=sent)
-    return page, status

@@ -21,11 +21,11 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from app import rules
-from app.platform import rate_limits
+from app.platform import rate_limits, security
 from app.platform.devices import claim_device, current_device_hash
 from app.platform.languages import current_language, translate
 from app.rules import N_
-from app.services import games, transfer
+from app.services import import_file, imports, reads, transfer
 from app.services.statistics import player_stats, sorted_stats
 from app.web.refusals import shown
 
@@ -37,7 +37,7 @@ T = TypeVar("T")
 def history() -> str:
     """List this device's games, newest first, a page at a time."""
     page = min(max(request.args.get("page", default=1, type=int) or 1, 1), 100_000)
-    result = games.history(current_device_hash(), page, current_app.config["HISTORY_PAGE_SIZE"])
+    result = reads.history(current_device_hash(), page, current_app.config["HISTORY_PAGE_SIZE"])
     return render_template("history/history.html", history=result)
 
 
@@ -47,8 +47,8 @@ def statistics() -> str:
     """Show per-player statistics over this device's finished games, sorted by a column."""
     device = current_device_hash()
     lines = _kept(
-        ("statistics", device, games.history_mark(device)),
-        lambda: player_stats(game.scoresheet for game in games.all_games(device)),
+        ("statistics", device, reads.history_mark(device)),
+        lambda: player_stats(game.scoresheet for game in reads.all_games(device)),
     )
     lines, key, order = sorted_stats(lines, request.args.get("tri", ""), request.args.get("ordre"))
     return render_template("history/statistics.html", lines=lines, sort=key, order=order)
@@ -57,7 +57,7 @@ def statistics() -> str:
 @bp.get("/parties/<public_id>/export.<any(csv, json):kind>")
 def export_game(public_id: str, kind: str) -> Response:
     """Download one game as CSV (a spreadsheet) or JSON (to import elsewhere)."""
-    found = games.find_game(public_id, current_device_hash())
+    found = reads.find_game(public_id, current_device_hash())
     stamp = found.created_at.strftime("%Y-%m-%d")
     if kind == "csv":
         spreadsheet = transfer.game_csv(found, translate)
@@ -70,19 +70,19 @@ def export_game(public_id: str, kind: str) -> Response:
 def export_all(kind: str) -> Response:
     """Download all of this device's games, e.g. to move them to a new phone."""
     device = current_device_hash()
-    mark = games.history_mark(device)
+    mark = reads.history_mark(device)
     if kind == "csv":
         spreadsheet = _kept(
             ("csv", device, mark, current_language()),
-            lambda: transfer.games_csv(games.all_games(device), translate),
+            lambda: transfer.games_csv(reads.all_games(device), translate),
         )
         return _download(spreadsheet, "text/csv", "6-qui-prend-parties.csv")
-    document = _kept(("json", device, mark), lambda: transfer.export_json(games.all_games(device)))
+    document = _kept(("json", device, mark), lambda: transfer.export_json(reads.all_games(device)))
     return _download(document, "application/json", "6-qui-prend-parties.json")
 
 
 # The last few statistics and exports, each under the mark of the games it was computed from
-# (games.history_mark): asked again while nothing changed, one aggregate query instead of
+# (reads.history_mark): asked again while nothing changed, one aggregate query instead of
 # reading a long history again (3,000 games: 0.2 to 0.5 s of a worker, docs/reliability.md).
 _KEPT: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
 KEPT = 8  # an export of 3,000 games is ~1.4 MB
@@ -107,6 +107,7 @@ def _download(body: str, mimetype: str, filename: str) -> Response:
 
 
 @bp.post("/historique/import")
+@security.large_body
 @rate_limits.writes
 @rate_limits.heavy
 def import_games() -> ResponseReturnValue:
@@ -116,17 +117,17 @@ def import_games() -> ResponseReturnValue:
     try:
         if not data:
             raise rules.Refusal.of(N_("Choisissez un fichier d’export (.json) à importer."))
-        imported = transfer.parse_export(data)
+        imported = import_file.parse_export(data)
         device, address = claim_device(), rate_limits.address()
         # Only the games not here yet count against the hourly allowance: a file imported
         # again adds none, and is not refused.
-        added, known = games.import_games(
+        added, known = imports.import_games(
             device,
             imported,
             allow=lambda count: rate_limits.count_imported_games(count, device, address),
         )
     except rules.Refusal as refusal:
-        page = games.history(current_device_hash(), 1, current_app.config["HISTORY_PAGE_SIZE"])
+        page = reads.history(current_device_hash(), 1, current_app.config["HISTORY_PAGE_SIZE"])
         return render_template("history/history.html", history=page, refusal=shown(refusal)), 422
     said = [
         ngettext("%(num)d partie importée.", "%(num)d parties importées.", added)

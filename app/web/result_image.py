@@ -10,22 +10,18 @@ that layout. Tests read the layout to check that every text is whole and inside 
 from __future__ import annotations
 
 import io
-import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, replace
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from app.web.result_card import ResultCard
+from app.web.result_type import fit, font, line_height, paragraph, width_of, wrap
 
 WIDTH = HEIGHT = 1080
 MARGIN = 64
-FONTS = Path(__file__).parent / "fonts"
-REGULAR, BOLD = "DejaVuSans.ttf", "DejaVuSans-Bold.ttf"
 
 # The counter's own colours (static/app.css): its dark red, on paper.
 PAPER = (251, 246, 238)
@@ -42,9 +38,6 @@ RANK_WIDTH = 90  # at scale 1: room for « 10 »
 TOTAL_WIDTH = 150  # room for « 104 »
 # Texts hang from the font's ascender, not their own ink: « Zoé » and « Ève » share a baseline.
 ANCHORS = {"left": "la", "right": "ra"}
-# Break after a space (dropped) or after a hyphen (kept); a no-break space (U+202F, « gagne ! »)
-# never breaks.
-_PIECES = re.compile(r"[^ -]*-|[^ ]+|  *")
 
 
 @dataclass(frozen=True)
@@ -89,82 +82,6 @@ def _shifted(box: tuple[int, int, int, int], x: int, y: int) -> tuple[int, int, 
 
 
 # A face costs ~225 kB and 0.3 ms to open: a drawing uses a dozen sizes, the fitting tries more.
-@lru_cache(maxsize=48)
-def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(str(FONTS / (BOLD if bold else REGULAR)), size)
-
-
-# The fitting measures the same names and pieces at the same sizes again at each scale it tries.
-@lru_cache(maxsize=4096)
-def width_of(text: str, size: int, bold: bool = False) -> float:
-    return font(size, bold).getlength(text)
-
-
-def wrap(text: str, size: int, bold: bool, room: int) -> list[str]:
-    """Cut a text into lines no wider than `room` at its spaces and hyphens (a word wider than
-    the room stays whole on its own line: the caller then draws it smaller)."""
-    lines: list[str] = []
-    current = ""
-    # A number stays with its word (« 15 têtes », « 29 nov. »): a no-break space, drawn the same.
-    for piece in _PIECES.findall(re.sub(r"(?<=\d) ", "\u00a0", text)):
-        candidate = current + piece
-        if current and not piece.isspace() and width_of(candidate.rstrip(), size, bold) > room:
-            lines.append(current.rstrip())
-            current = piece
-        else:
-            current = candidate
-    if current.strip():
-        lines.append(current.rstrip())
-    return [line.lstrip() for line in lines]
-
-
-def fit(text: str, size: int, bold: bool, room: int, *, smallest: int) -> tuple[int, list[str]]:
-    """Return the size and lines that show the whole text within `room`: smaller down to
-    `smallest` on one line, then wrapped at that size, then smaller still if a word alone is
-    wider than the room."""
-    # Widths grow with the size (nearly in proportion): start from the size that should fit.
-    at_size = width_of(text, size, bold)
-    start = size if at_size <= room else min(size, int(size * room / at_size) + 1)
-    for candidate in range(start, smallest - 1, -1):
-        if width_of(text, candidate, bold) <= room:
-            return candidate, [text]
-    candidate = smallest
-    while True:
-        lines = wrap(text, candidate, bold, room)
-        if all(width_of(line, candidate, bold) <= room for line in lines) or candidate <= 8:
-            return candidate, lines
-        candidate -= 1
-
-
-def _paragraph(
-    text: str, size: int, bold: bool, room: int, most_lines: int
-) -> tuple[int, list[str]]:
-    """Return the largest size (down to 8) at which a sentence (the headline, the facts) wraps
-    within `room` in at most `most_lines` lines, and its lines."""
-
-    def fits(candidate: int) -> list[str] | None:
-        lines = wrap(text, candidate, bold, room)
-        wide = any(width_of(line, candidate, bold) > room for line in lines)
-        return None if wide or len(lines) > most_lines else lines
-
-    # Halving the range, not one size at a time: a shared win of ten long names tried 30 sizes,
-    # each a wrap of a long sentence, at each of the layout's scales (0.5 s a drawing).
-    best = (8, wrap(text, 8, bold, room))
-    low, high = 8, size
-    while low <= high:
-        middle = (low + high) // 2
-        lines = fits(middle)
-        if lines is None:
-            high = middle - 1
-        else:
-            best, low = (middle, lines), middle + 1
-    return best
-
-
-def _line_height(size: int) -> int:
-    return round(size * 1.25)
-
-
 def layout(card: ResultCard) -> Layout:
     """Place the card's texts, as large as they fit."""
     scale = LARGEST
@@ -197,22 +114,22 @@ def _layout_at(card: ResultCard, scale: float, force: bool = False) -> Layout | 
     size = min(px(32), 32)
     lines = [" · ".join(card.facts)]
     if width_of(lines[0], size) > room:
-        size = min(size, *(_paragraph(fact, 32, False, room, 1)[0] for fact in card.facts))
+        size = min(size, *(paragraph(fact, 32, False, room, 1)[0] for fact in card.facts))
         lines = [line for fact in card.facts for line in wrap(fact, size, False, room)]
-    facts_top = HEIGHT - MARGIN + 16 - len(lines) * _line_height(size)
+    facts_top = HEIGHT - MARGIN + 16 - len(lines) * line_height(size)
     box = (left, facts_top, right, HEIGHT)
     for index, line in enumerate(lines):
-        top = facts_top + index * _line_height(size)
+        top = facts_top + index * line_height(size)
         texts.append(Text("facts", line, left, top, size, False, MUTED, box))
 
     # The headline, then one row per player, in the space between (centred in it).
     fixed_bands, fixed_texts = len(bands), len(texts)
     top = band_height + px(44)
-    size, lines = _paragraph(card.headline, min(px(54), 60), True, room, 3)
-    box = (left, top, right, top + len(lines) * _line_height(size))
+    size, lines = paragraph(card.headline, min(px(54), 60), True, room, 3)
+    box = (left, top, right, top + len(lines) * line_height(size))
     for line in lines:
         texts.append(Text("headline", line, left, top, size, True, INK, box))
-        top += _line_height(size)
+        top += line_height(size)
     top += px(30)
 
     rank_width, total_width = px(RANK_WIDTH), px(TOTAL_WIDTH)
@@ -222,8 +139,8 @@ def _layout_at(card: ResultCard, scale: float, force: bool = False) -> Layout | 
     for index, row in enumerate(card.lines):
         size, lines = fit(row.name, px(46), row.winner, name_room, smallest=px(32))
         # As tall as its name, and at least as its figures (a long name is drawn smaller).
-        name_height = max(len(lines) * _line_height(size), _line_height(figures))
-        height = name_height + (_line_height(note_size) if row.note else 0)
+        name_height = max(len(lines) * line_height(size), line_height(figures))
+        height = name_height + (line_height(note_size) if row.note else 0)
         row_top, row_bottom = top, top + height + 2 * padding
         if row.winner:
             bands.append(Band((left - 16, row_top, right + 16, row_bottom), WINNER_ROW))
@@ -242,7 +159,7 @@ def _layout_at(card: ResultCard, scale: float, force: bool = False) -> Layout | 
         box = (name_left, row_top, name_left + name_room, row_bottom)
         for line in lines:
             texts.append(Text(f"name {index}", line, name_left, y, size, row.winner, INK, box))
-            y += _line_height(size)
+            y += line_height(size)
         y = row_top + padding + name_height
         if row.note:
             texts.append(

@@ -9,11 +9,13 @@ from dataclasses import dataclass
 from flask import Response, abort, current_app, request
 from flask_babel import get_timezone, gettext
 
+from app import rules
 from app.platform import rate_limits
-from app.services.games import SavedGame
+from app.platform.languages import translate
 from app.services.result_share import bgstats_link, bgstats_play
+from app.services.saved_game import SavedGame
 from app.web import result_image
-from app.web.result_card import image_card, result_card, rule_in_force
+from app.web.result_card import image_card, result_card
 
 # Changes whenever the drawing does, so that a browser's copy of an older drawing is not kept.
 DRAWING = "2"
@@ -37,7 +39,9 @@ def share_of(game: SavedGame, image_url: str) -> ResultShare | None:
     if not game.scoresheet.is_over:
         return None
     card = result_card(game)
-    play = bgstats_play(game, get_timezone(), comments=rule_in_force(game.scoresheet.rules))
+    play = bgstats_play(
+        game, get_timezone(), comments=translate(rules.rule_in_force(game.scoresheet.rules))
+    )
     return ResultShare(
         image_url=image_url,
         image_alt=gettext("Image du résultat\u202f: %(result)s", result=card.text),

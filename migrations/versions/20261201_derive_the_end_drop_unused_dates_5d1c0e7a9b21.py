@@ -1,6 +1,6 @@
 """derive the end of a game from its rounds; drop dates nothing reads
 
-The end of a game follows from its rounds and rules (app/rules.py); storing it too meant two
+The end of a game follows from its rounds and rules (app/rules/); storing it too meant two
 answers that could disagree. A round's own date was never read.
 
 Revision ID: 5d1c0e7a9b21

@@ -55,7 +55,7 @@ class Database:
 def empty_database(backend: str, directory: Path) -> Iterator[Database]:
     """Make an empty database: a SQLite file, or a new PostgreSQL database dropped afterwards."""
     if backend == "sqlite":
-        path = directory / "counter.sqlite"
+        path = directory / "game.sqlite"
         yield Database("sqlite", f"sqlite:///{path}", path)
         return
     if not POSTGRES_URL:

@@ -1,4 +1,4 @@
-{# The service worker, rendered by app/pwa.py: this version's static files, and the last copy of
+{# The service worker, rendered by app/platform/installed_app.py: this version's static files, and the last copy of
    each game page opened on this phone (and of home), to show its scores again without network.
    Comments are Jinja's: they stay here and cost the phone no byte. #}
 "use strict";
@@ -11,7 +11,7 @@ const KEPT_PAGES = 50; {# the pages most recently opened; each copy is a few KB 
 const SLOW_MS = 6000; {# a network this slow is no network at the table: show the copy #}
 {# Pages kept for offline: a game, and home (where the installed app starts, with « Reprendre »). #}
 const KEPT = /^\/(parties\/(?!nouvelle$)[^/]+)?$/;
-{# static/app.1a2b3c4d5e6f.css -> static/app.css: an old page's files, in their current version. #}
+{# app.1a2b3c4d5e6f.css -> app.css: an old page's files, in their current version. #}
 const plain = (path) => path.replace(/\.[0-9a-f]{12}(\.[^./]+)$/, "$1");
 const current = new Map(PRECACHE.map((url) => [plain(url), url]));
 {# The page links the stylesheet only when told that this cache holds it (else it writes it in:

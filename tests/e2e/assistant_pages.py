@@ -1,4 +1,4 @@
-"""Page objects for the table assistant and « Compter les têtes », found by role and accessible name."""
+"""Page objects for the round assistant and « Compter les têtes », found by role and accessible name."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A whole round placed by the table assistant on a phone, with and without JavaScript: the
+"""A whole round placed by the round assistant on a phone, with and without JavaScript: the
 rows, a sixth card, too-low cards chosen by their players, the heads in the round form, then in
 the totals."""
 
@@ -33,7 +33,7 @@ class Deal:
     @property
     def heads(self) -> tuple[int, ...]:
         """The heads each player takes, as app.rules places the cards (tested on its own)."""
-        game = rules.TableRound(len(self.names), tuple(self.starts))
+        game = rules.RowsRound(len(self.names), tuple(self.starts))
         for turn, cards in enumerate(self.turns, start=1):
             game = game.with_turn(cards)
             if turn in self.choices:
@@ -67,7 +67,7 @@ def ten_players() -> Deal:
     deck = list(range(1, rules.DECK_SIZE + 1))
     random.Random(0).shuffle(deck)
     starts, turns = deck[:4], [deck[4 + 10 * turn : 14 + 10 * turn] for turn in range(10)]
-    game, choices, sixth_cards = rules.TableRound(10, tuple(starts)), {}, 0
+    game, choices, sixth_cards = rules.RowsRound(10, tuple(starts)), {}, 0
     for turn, cards in enumerate(turns, start=1):
         game = game.with_turn(cards)
         if game.waiting is not None:

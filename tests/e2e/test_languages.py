@@ -41,6 +41,7 @@ class Words:
         str  # the notice of rounds 2 and 3 kept offline (static/waiting.js, its language's copy)
     )
     sent: str  # the notice once they went
+    margin: str  # the warning of a row 4 heads from the end, drawn offline (the page's words)
     keep_screen_on: str
 
 
@@ -67,6 +68,7 @@ ENGLISH = Words(
     waiting="No network: rounds 2 and 3 are waiting, counted in the totals; they will be sent as "
     "soon as the network is back.",
     sent="Network back: everything that was waiting has been sent.",
+    margin="Left before the end: 4",
     keep_screen_on="Keep the screen on",
 )
 GERMAN = Words(
@@ -92,6 +94,7 @@ GERMAN = Words(
     waiting="Kein Netz: Die Runden 2 und 3 warten, in den Summen schon gezählt; sie werden gesendet, "
     "sobald das Netz zurück ist.",
     sent="Netz wieder da: Alles Wartende wurde gesendet.",
+    margin="Spielraum bis zum Ende: 4",
     keep_screen_on="Bildschirm eingeschaltet lassen",
 )
 
@@ -178,10 +181,14 @@ def test_the_offline_notices_and_the_screen_switch_speak_the_phones_language(pho
     if page.evaluate("'wakeLock' in navigator"):  # a secure context: 127.0.0.1 is one
         expect(page.get_by_role("checkbox", name=words.keep_screen_on, exact=True)).to_be_checked()
 
-    for heads in ([1, 2], [3, 4], [5, 6]):
+    for number, heads in enumerate(([1, 2], [3, 4], [58, 6]), start=1):
         page.get_by_role("spinbutton", name="Ada", exact=True).fill(str(heads[0]))
         page.get_by_role("spinbutton", name="Bea", exact=True).fill(str(heads[1]))
         record.click()
+        # The form is for the next round before anything is typed for it.
+        expect(
+            page.get_by_role("columnheader", name=words.round.format(n=number + 1))
+        ).to_be_visible()
         if heads == [1, 2]:
             expect(
                 rounds.get_by_role("rowheader", name=starts_with(words.round.format(n=1)))
@@ -190,6 +197,7 @@ def test_the_offline_notices_and_the_screen_switch_speak_the_phones_language(pho
             page.context.set_offline(True)
 
     expect(page.get_by_role("status").filter(has_text=words.waiting)).to_have_text(words.waiting)
+    expect(page.get_by_role("table", name=words.scores, exact=True)).to_contain_text(words.margin)
     page.context.set_offline(False)
     expect(page.get_by_role("status").filter(has_text=words.sent)).to_have_text(words.sent)
     expect(

@@ -18,7 +18,7 @@ from .test_follow import share_and_return
 pytestmark = pytest.mark.e2e
 
 NAMES = ["Brice", "Chloé", "Aube"]
-TEXT = "Brice gagne avec 15 têtes — Chloé 19, Aube 70 — 2 manches"
+TEXT = "Brice gagne avec 15 têtes\u202f! — Chloé 19, Aube 70 — 2 manches"
 
 
 def finished(page: Page) -> GamePage:

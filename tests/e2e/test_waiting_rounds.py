@@ -47,9 +47,12 @@ def phone_page(context: BrowserContext, *, secure: bool) -> Page:
     return page
 
 
-def start(page: Page, *, controlled: bool = False) -> GamePage:
+def start(page: Page, *, controlled: bool = False, end: str | None = None) -> GamePage:
     # By the form itself: the test's own request client cannot resolve the LAN name.
-    game = NewGamePage(page).open().start_game(NAMES)
+    form = NewGamePage(page).open()
+    if end:
+        page.get_by_label(end, exact=True).check()
+    game = form.start_game(NAMES)
     if controlled and page.evaluate("'serviceWorker' in navigator && window.isSecureContext"):
         page.evaluate("navigator.serviceWorker.ready.then(() => true)")
         page.reload()  # from now on the worker answers this page (and keeps a copy)
@@ -309,23 +312,26 @@ def test_a_second_tab_shows_the_waiting_round_and_it_is_recorded_once(phone):
 
 
 def test_a_waiting_round_that_would_end_the_game_says_so_and_can_be_taken_back(phone):
+    """At « 66 ou plus », 66 exactly ends the game offline too: the page counts by the rules it
+    carries (app.rules' offline_rules), with their words."""
     context, page = phone
-    game = start(page)
+    game = start(page, end="66 ou plus")
     for number in range(1, 4):
         game.play_round(NAMES, [20, 1, 2], number)
     context.set_offline(True)
 
-    game.enter_round(NAMES, [10, 0, 3])
+    game.enter_round(NAMES, [6, 0, 3])
 
     expect(network_line(page)).to_contain_text("termine la partie")
-    expect(network_line(page)).to_contain_text("Bruno gagne")
+    expect(network_line(page)).to_contain_text("Bruno gagne avec 3")
+    expect(game.player_row("Alice")).to_contain_text("A atteint 66")
     expect(game.validate).to_be_hidden()  # no round after the end
     expect(game.cancel).to_be_focused()  # the one thing left to do before the network is back
     expect(game.gauge_of("Alice")).to_have_attribute("value", "66")
     expect_accessible(page, "a waiting round that would end the game")
     game.cancel.click()
     expect(game.validate).to_be_visible()
-    expect(game.heads_field("Alice")).to_have_value("10")
+    expect(game.heads_field("Alice")).to_have_value("6")
 
 
 def test_a_waiting_round_refused_once_sent_comes_back_into_the_form(phone, live_server):

@@ -39,7 +39,7 @@ def app_settings(tmp_path):
 
 @pytest.fixture(autouse=True)
 def fresh_counters(app):
-    # The Limiter is module-global (app/extensions.py): start and leave every test with no counts.
+    # The Limiter is module-global (app/platform/extensions.py): start and leave every test with no counts.
     with app.app_context():
         limiter.reset()
     yield

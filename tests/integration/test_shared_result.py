@@ -17,7 +17,8 @@ from .html import link, parse
 from .test_follow import share, stop
 
 NAMES = ["Brice", "Chloé", "Aube"]
-TEXT = "Brice gagne avec 15 têtes — Chloé 19, Aube 70 — 2 manches"
+TEXT = "Brice gagne avec 15 têtes\u202f! — Chloé 19, Aube 70 — 2 manches"
+SHOWN = " ".join(TEXT.split())  # as the page's text reads, its narrow space a space
 
 
 @pytest.fixture
@@ -47,7 +48,7 @@ def decoded(response) -> Image.Image:
 def test_a_finished_game_shows_its_result_as_an_image_and_as_text(client, game):
     image, text, bgstats = shared(parse(client.get(game_url(game)).data))
 
-    assert text == TEXT
+    assert text == SHOWN
     assert "Brice" in image.get("alt") and TEXT in image.get("alt")
     assert decoded(client.get(image.get("src"))).size == (WIDTH, HEIGHT)
     assert link(parse(client.get(game_url(game)).data), "Télécharger l’image").get("download")
@@ -90,7 +91,7 @@ def test_the_image_is_asked_again_and_changes_with_the_game(client, game):
 def test_the_result_speaks_the_persons_language(client, game):
     page = parse(client.get(game_url(game), headers={"Accept-Language": "de"}).data)
     _image, text, _bgstats = shared(page)
-    assert text == "Brice gewinnt mit 15 Hornochsen — Chloé 19, Aube 70 — 2 Runden"
+    assert text == "Brice gewinnt mit 15 Hornochsen! — Chloé 19, Aube 70 — 2 Runden"
 
     german = client.get(f"{game_url(game)}/resultat.png", headers={"Accept-Language": "de"})
     french = client.get(f"{game_url(game)}/resultat.png")
@@ -104,7 +105,7 @@ def test_a_follower_gets_the_follow_addresss_own_image_without_a_cookie(app, cli
 
     answer = follower.get(address)
     image, text, _bgstats = shared(parse(answer.data))
-    assert text == TEXT
+    assert text == SHOWN
     assert image.get("src") == f"{address}/resultat.png"
     drawn = follower.get(image.get("src"))
     assert decoded(drawn).size == (WIDTH, HEIGHT)

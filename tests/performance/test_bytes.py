@@ -21,7 +21,7 @@ REPEAT_VISIT_BUDGET = 6 * 1024
 BROWSER = {"Accept-Encoding": "gzip, deflate, br"}
 # Fetched without a link in the page: the service worker that static/pwa.js registers.
 SERVICE_WORKER = "/sw.js"
-# Under stable names on purpose (app/pwa.py), revalidated rather than cached for a year.
+# Under stable names on purpose (app/platform/installed_app.py), revalidated rather than cached for a year.
 STABLE_NAMES = {"/manifest.webmanifest"}
 
 # Nothing here depends on the database: SQLite alone is enough.

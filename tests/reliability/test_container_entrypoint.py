@@ -113,7 +113,7 @@ def test_the_container_migrates_an_empty_database_then_serves_and_passes_its_hea
 
 def test_the_container_refuses_to_start_in_production_without_a_secret_key(tmp_path):
     port = free_port()
-    env = container_env(f"sqlite:///{tmp_path / 'counter.sqlite'}", tmp_path, port)
+    env = container_env(f"sqlite:///{tmp_path / 'game.sqlite'}", tmp_path, port)
     server = Server(entrypoint(), env, tmp_path / "container.log", port)
 
     process = server.launch()

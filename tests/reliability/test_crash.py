@@ -180,7 +180,7 @@ def check_database(
 def test_every_acknowledged_round_survives_repeated_sigkills(tmp_path):
     seed = int(os.environ.get("CRASH_SEED", random.randrange(2**32)))
     chance = random.Random(seed)
-    path = tmp_path / "counter.sqlite"
+    path = tmp_path / "game.sqlite"
     database = Database("sqlite", f"sqlite:///{path}", path)
     env = server_env(database.url, tmp_path / "instance")
     migrate(env, tmp_path / "migrate.log")

@@ -1,4 +1,4 @@
-"""A script's texts written in a language when the static files are built (app/assets.py)."""
+"""A script's texts written in a language when the static files are built (app/platform/static_files.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Typed card numbers read by the assistant's and the counter's forms (app/assistant_forms.py)."""
+"""Typed card numbers read by the assistant's and the counter's forms (app/web/forms.py)."""
 
 import pytest
 

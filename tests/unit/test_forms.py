@@ -1,4 +1,4 @@
-"""Typed text becomes numbers in app/forms.py: what is read, what is refused, and how."""
+"""Typed text becomes numbers in app/web/forms.py: what is read, what is refused, and how."""
 
 import pytest
 from hypothesis import given

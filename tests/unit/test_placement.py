@@ -15,8 +15,8 @@ from app.rules import (
     Refusal,
     RowChoice,
     RowChosen,
+    RowsRound,
     SixthCard,
-    TableRound,
     check_cards,
     check_pile,
     place_turn,
@@ -72,7 +72,7 @@ def test_a_choice_when_no_card_is_too_low_is_a_mistake():
 
 
 def test_a_round_counts_the_heads_each_player_took():
-    game = TableRound(2, (18, 31, 47, 72), (PlayedTurn((9, 50)),))
+    game = RowsRound(2, (18, 31, 47, 72), (PlayedTurn((9, 50)),))
     assert game.waiting == RowChoice(0, 9, (1, 1, 1, 1))
     game = game.with_choice(1)
     assert game.waiting is None
@@ -160,7 +160,7 @@ def rounds(draw):
 @given(rounds())
 def test_a_whole_round_matches_the_brute_force_simulation(dealt):
     players, pro, starts, turns, choices = dealt
-    game = TableRound(players, starts)
+    game = RowsRound(players, starts)
     expected_rows = [[card] for card in starts]
     expected_piles = [[] for _ in range(players)]
     for number, cards in enumerate(turns):
@@ -205,7 +205,7 @@ def test_a_whole_round_matches_the_brute_force_simulation(dealt):
 @given(rounds(), st.integers(0, 9))
 def test_taking_back_turns_returns_to_the_earlier_table(dealt, keep):
     players, _pro, starts, turns, choices = dealt
-    game = TableRound(players, starts)
+    game = RowsRound(players, starts)
     states = [game]
     for number, cards in enumerate(turns):
         game = game.with_turn(cards)

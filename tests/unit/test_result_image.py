@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from app.rules import GameRules, Scoresheet
-from app.services.games import SavedGame
+from app.services.saved_game import SavedGame
 from app.web.result_card import image_card, result_card
 from app.web.result_image import HEIGHT, WIDTH, draw, layout, png
 
@@ -61,7 +61,7 @@ def test_the_card_says_winner_totals_ranks_rounds_limit_and_date(speaking):
         ("3", "Aube", "70", False, "A dépassé 66"),
     ]
     assert card.facts == ("2 manches", f"Fin{N}: plus de 66 têtes", "29 nov. 2026, 21:05")
-    assert card.text == "Brice gagne avec 15 têtes — Chloé 19, Aube 70 — 2 manches"
+    assert card.text == "Brice gagne avec 15 têtes\u202f! — Chloé 19, Aube 70 — 2 manches"
 
 
 def test_the_card_speaks_german_with_the_games_german_names(speaking):
@@ -71,7 +71,7 @@ def test_the_card_speaks_german_with_the_games_german_names(speaking):
     assert card.title == "6 nimmt!"
     assert card.headline == "Brice gewinnt mit 15 Hornochsen!"
     assert card.facts[:2] == ("2 Runden", "Ende: über 66 Hornochsen")
-    assert card.text == "Brice gewinnt mit 15 Hornochsen — Chloé 19, Aube 70 — 2 Runden"
+    assert card.text == "Brice gewinnt mit 15 Hornochsen! — Chloé 19, Aube 70 — 2 Runden"
 
 
 def test_a_shared_win_names_every_winner(speaking):
@@ -80,7 +80,7 @@ def test_a_shared_win_names_every_winner(speaking):
         card = result_card(game)
 
     assert card.headline == "Shared win: Ana and Ben, tied on 10 bullheads."
-    assert card.text == "Shared win: Ana and Ben with 10 bullheads — Cléo 67 — 1 round"
+    assert card.text == "Shared win: Ana and Ben, tied on 10 bullheads. — Cléo 67 — 1 round"
     assert [line.rank for line in card.lines] == ["1", "1", "3"]
 
 
@@ -146,7 +146,7 @@ def test_a_name_that_could_reorder_the_sentence_is_isolated_in_it(speaking):
 
     assert card.headline.startswith("\u2068Bob\u202e\u2069 gagne")
     assert card.text == (
-        "\u2068Bob\u202e\u2069 gagne avec 2 têtes — \u2068אביגיל\u2069 3, Alice 70 — 1 manche"
+        "\u2068Bob\u202e\u2069 gagne avec 2 têtes\u202f! — \u2068אביגיל\u2069 3, Alice 70 — 1 manche"
     )
     assert [line.name for line in card.lines] == ["Bob\u202e", "אביגיל", "Alice"]  # drawn alone
 

@@ -1,4 +1,4 @@
-"""Unit tests of app.services.transfer: export to JSON and CSV, and the checks of an import (no database).
+"""Unit tests of app.services.transfer and import_file: export to JSON and CSV, and the checks of an import (no database).
 
 Games are frozen SavedGames, as the services hand them to the export; the JSON documents are
 written here by hand (as docs/export-format.md describes them) or exported then read back. A
@@ -19,15 +19,9 @@ from hypothesis import strategies as st
 
 from app import rules
 from app.rules import EndRule, GameRules, Message, Scoresheet
-from app.services.games import SavedGame
-from app.services.transfer import (
-    FORMAT,
-    VERSION,
-    export_json,
-    game_csv,
-    games_csv,
-    parse_export,
-)
+from app.services.import_file import parse_export
+from app.services.saved_game import SavedGame
+from app.services.transfer import FORMAT, VERSION, export_json, game_csv, games_csv
 
 CREATED = datetime(2026, 11, 29, 19, 5, 0, 123456)
 

@@ -9,8 +9,14 @@ import pytest
 
 from app import rules
 from app.rules import EndRule, GameRules
-from app.services import games
-from app.services.games import GameChanged, GameNotFound, RoundRefused, SheetChanged, StaleRound
+from app.services import games, reads, rounds, saved_game
+from app.services.saved_game import (
+    GameChanged,
+    GameNotFound,
+    RoundRefused,
+    SheetChanged,
+    StaleRound,
+)
 
 pytestmark = pytest.mark.storage  # what is stored, on SQLite and PostgreSQL
 
@@ -24,16 +30,16 @@ def app_context(app):
         yield
 
 
-def new_game(*rounds, names=NAMES, game_rules=GameRules()) -> str:
+def new_game(*played, names=NAMES, game_rules=GameRules()) -> str:
     """Start a game on DEVICE, record these rounds, and return its public id."""
     public_id = games.start_game(DEVICE, list(names), game_rules).public_id
-    for number, heads in enumerate(rounds, start=1):
-        games.record_round(public_id, DEVICE, number, heads)
+    for number, heads in enumerate(played, start=1):
+        rounds.record_round(public_id, DEVICE, number, heads)
     return public_id
 
 
-def stored(public_id: str) -> games.SavedGame:
-    return games.find_game(public_id, DEVICE)
+def stored(public_id: str) -> saved_game.SavedGame:
+    return reads.find_game(public_id, DEVICE)
 
 
 def rounds_of(public_id: str) -> tuple[tuple[int, ...], ...]:
@@ -47,7 +53,7 @@ def test_a_round_is_recorded_and_the_version_goes_up():
     public_id = new_game()
     before = stored(public_id)
 
-    after = games.record_round(public_id, DEVICE, 1, [5, 0, 12])
+    after = rounds.record_round(public_id, DEVICE, 1, [5, 0, 12])
 
     assert after.scoresheet.rounds == ((5, 0, 12),)
     assert after.version == before.version + 1
@@ -59,7 +65,7 @@ def test_a_round_sent_again_raises_stale_round_and_stores_nothing():
     before = stored(public_id)
 
     with pytest.raises(StaleRound) as stale:
-        games.record_round(public_id, DEVICE, 1, [5, 0, 12])
+        rounds.record_round(public_id, DEVICE, 1, [5, 0, 12])
 
     assert "déjà enregistrée" in str(stale.value.refusal)
     assert stale.value.game.scoresheet.rounds == ((5, 0, 12),)
@@ -72,7 +78,7 @@ def test_a_round_recorded_meanwhile_with_other_heads_raises_sheet_changed_naming
     before = stored(public_id)
 
     with pytest.raises(SheetChanged) as changed:
-        games.record_round(public_id, DEVICE, 1, [9, 9, 9])
+        rounds.record_round(public_id, DEVICE, 1, [9, 9, 9])
 
     assert "La manche 1 a été enregistrée sur un autre" in str(changed.value.refusal)
     assert stored(public_id).version == before.version
@@ -83,7 +89,7 @@ def test_a_round_zero_is_a_repeat_even_before_any_round():
     public_id = new_game()
 
     with pytest.raises(StaleRound):
-        games.record_round(public_id, DEVICE, 0, [1, 2, 3])
+        rounds.record_round(public_id, DEVICE, 0, [1, 2, 3])
 
     assert rounds_of(public_id) == ()
 
@@ -99,7 +105,7 @@ def test_a_form_for_a_later_round_raises_sheet_changed_naming_the_rounds_cancell
     public_id = new_game([5, 0, 12])
 
     with pytest.raises(SheetChanged) as changed:
-        games.record_round(public_id, DEVICE, number, [1, 2, 3])
+        rounds.record_round(public_id, DEVICE, number, [1, 2, 3])
 
     assert says in str(changed.value.refusal)
     assert rounds_of(public_id) == ((5, 0, 12),)
@@ -110,7 +116,7 @@ def test_impossible_heads_raise_round_refused_with_the_rules_refusal_and_the_gam
     before = stored(public_id)
 
     with pytest.raises(RoundRefused) as refused:
-        games.record_round(public_id, DEVICE, 2, [98, 0, 0])
+        rounds.record_round(public_id, DEVICE, 2, [98, 0, 0])
 
     assert isinstance(refused.value.refusal, rules.Refusal)
     assert set(refused.value.refusal.fields) == {0}
@@ -124,7 +130,7 @@ def test_a_round_form_that_names_no_round_is_refused():
     public_id = new_game()
 
     with pytest.raises(RoundRefused) as refused:
-        games.record_round(public_id, DEVICE, None, [1, 2, 3])
+        rounds.record_round(public_id, DEVICE, None, [1, 2, 3])
 
     assert "ne dit pas quelle manche" in str(refused.value.refusal)
     assert rounds_of(public_id) == ()
@@ -134,7 +140,7 @@ def test_no_round_is_recorded_after_the_end():
     public_id = new_game([67, 1, 1])
 
     with pytest.raises(RoundRefused) as refused:
-        games.record_round(public_id, DEVICE, 2, [1, 1, 1])
+        rounds.record_round(public_id, DEVICE, 2, [1, 1, 1])
 
     assert "terminée" in str(refused.value.refusal)
     assert rounds_of(public_id) == ((67, 1, 1),)
@@ -144,8 +150,8 @@ def test_the_rounds_of_a_pro_game_are_held_to_the_pro_deck():
     public_id = new_game(game_rules=GameRules(pro=True))  # 3 players: at most 51 in a round
 
     with pytest.raises(RoundRefused):
-        games.record_round(public_id, DEVICE, 1, [20, 20, 12])
-    games.record_round(public_id, DEVICE, 1, [20, 20, 11])
+        rounds.record_round(public_id, DEVICE, 1, [20, 20, 12])
+    rounds.record_round(public_id, DEVICE, 1, [20, 20, 11])
 
     assert rounds_of(public_id) == ((20, 20, 11),)
 
@@ -157,7 +163,7 @@ def test_cancelling_removes_the_last_round_and_offers_it_back():
     public_id = new_game([5, 6, 7], [10, 3, 2])
     before = stored(public_id)
 
-    after = games.cancel_round(public_id, DEVICE, 2)
+    after = rounds.cancel_round(public_id, DEVICE, 2)
 
     assert after.scoresheet.rounds == ((5, 6, 7),)
     assert after.restorable == 2
@@ -166,10 +172,10 @@ def test_cancelling_removes_the_last_round_and_offers_it_back():
 
 def test_a_repeated_cancel_raises_stale_round_and_removes_nothing_more():
     public_id = new_game([5, 6, 7], [10, 3, 2])
-    games.cancel_round(public_id, DEVICE, 2)
+    rounds.cancel_round(public_id, DEVICE, 2)
 
     with pytest.raises(StaleRound) as stale:
-        games.cancel_round(public_id, DEVICE, 2)
+        rounds.cancel_round(public_id, DEVICE, 2)
 
     assert "La manche 2 était déjà annulée" in str(stale.value.refusal)
     assert rounds_of(public_id) == ((5, 6, 7),)
@@ -179,7 +185,7 @@ def test_a_cancel_of_a_round_that_is_no_longer_the_last_is_refused():
     public_id = new_game([5, 6, 7], [10, 3, 2], [1, 1, 1])  # round 3 recorded on another tab
 
     with pytest.raises(StaleRound) as stale:
-        games.cancel_round(public_id, DEVICE, 2)
+        rounds.cancel_round(public_id, DEVICE, 2)
 
     assert "la manche 3 y a été enregistrée depuis" in str(stale.value.refusal)
     assert len(rounds_of(public_id)) == 3
@@ -190,7 +196,7 @@ def test_a_cancel_that_names_no_round_is_refused(number):
     public_id = new_game([5, 6, 7])
 
     with pytest.raises(StaleRound) as stale:
-        games.cancel_round(public_id, DEVICE, number)
+        rounds.cancel_round(public_id, DEVICE, number)
 
     assert "ne dit pas quelle manche il annule" in str(stale.value.refusal)
     assert rounds_of(public_id) == ((5, 6, 7),)
@@ -198,11 +204,11 @@ def test_a_cancel_that_names_no_round_is_refused(number):
 
 def test_cancelled_rounds_come_back_last_cancelled_first_exactly_as_they_were():
     public_id = new_game([1, 2, 3], [4, 5, 6], [7, 8, 9])
-    games.cancel_round(public_id, DEVICE, 3)
-    games.cancel_round(public_id, DEVICE, 2)
+    rounds.cancel_round(public_id, DEVICE, 3)
+    rounds.cancel_round(public_id, DEVICE, 2)
 
-    assert games.restore_round(public_id, DEVICE, 2).restorable == 3
-    after = games.restore_round(public_id, DEVICE, 3)
+    assert rounds.restore_round(public_id, DEVICE, 2).restorable == 3
+    after = rounds.restore_round(public_id, DEVICE, 3)
 
     assert after.scoresheet.rounds == ((1, 2, 3), (4, 5, 6), (7, 8, 9))
     assert after.restorable is None
@@ -210,11 +216,11 @@ def test_cancelled_rounds_come_back_last_cancelled_first_exactly_as_they_were():
 
 def test_a_repeated_restore_raises_stale_round_and_puts_back_nothing_more():
     public_id = new_game([5, 6, 7])
-    games.cancel_round(public_id, DEVICE, 1)
-    games.restore_round(public_id, DEVICE, 1)
+    rounds.cancel_round(public_id, DEVICE, 1)
+    rounds.restore_round(public_id, DEVICE, 1)
 
     with pytest.raises(StaleRound) as stale:
-        games.restore_round(public_id, DEVICE, 1)
+        rounds.restore_round(public_id, DEVICE, 1)
 
     assert "déjà rétablie" in str(stale.value.refusal)
     assert rounds_of(public_id) == ((5, 6, 7),)
@@ -222,21 +228,21 @@ def test_a_repeated_restore_raises_stale_round_and_puts_back_nothing_more():
 
 def test_a_round_recorded_after_a_cancel_drops_the_cancelled_one():
     public_id = new_game([5, 6, 7])
-    games.cancel_round(public_id, DEVICE, 1)
+    rounds.cancel_round(public_id, DEVICE, 1)
 
-    after = games.record_round(public_id, DEVICE, 1, [2, 9, 1])
+    after = rounds.record_round(public_id, DEVICE, 1, [2, 9, 1])
 
     assert after.scoresheet.rounds == ((2, 9, 1),)
     assert after.restorable is None
     with pytest.raises(StaleRound):
-        games.restore_round(public_id, DEVICE, 2)
+        rounds.restore_round(public_id, DEVICE, 2)
 
 
 def test_cancelling_the_round_that_ended_the_game_reopens_it_and_restoring_ends_it_again():
     public_id = new_game([60, 1, 1], [10, 1, 1])
 
-    reopened = games.cancel_round(public_id, DEVICE, 2)
-    ended = games.restore_round(public_id, DEVICE, 2)
+    reopened = rounds.cancel_round(public_id, DEVICE, 2)
+    ended = rounds.restore_round(public_id, DEVICE, 2)
 
     assert not reopened.scoresheet.is_over
     assert ended.scoresheet.is_over
@@ -245,12 +251,12 @@ def test_cancelling_the_round_that_ended_the_game_reopens_it_and_restoring_ends_
 
 def test_a_round_cannot_be_restored_once_the_game_has_ended():
     public_id = new_game([10, 1, 1], [10, 1, 1])
-    games.cancel_round(public_id, DEVICE, 2)
+    rounds.cancel_round(public_id, DEVICE, 2)
     version = stored(public_id).version
-    games.edit_round(public_id, DEVICE, 1, version, [67, 1, 1])  # the correction ends the game
+    rounds.edit_round(public_id, DEVICE, 1, version, [67, 1, 1])  # the correction ends the game
 
     with pytest.raises(RoundRefused) as refused:
-        games.restore_round(public_id, DEVICE, 2)
+        rounds.restore_round(public_id, DEVICE, 2)
 
     assert "rien n’a été rétabli" in str(refused.value.refusal)
     assert rounds_of(public_id) == ((67, 1, 1),)
@@ -264,7 +270,7 @@ def test_an_edit_replaces_the_round_and_the_version_goes_up():
     public_id = new_game([1, 2, 3], [10, 0, 7])
     version = stored(public_id).version
 
-    after = games.edit_round(public_id, DEVICE, 2, version, [0, 12, 5])
+    after = rounds.edit_round(public_id, DEVICE, 2, version, [0, 12, 5])
 
     assert after.scoresheet.rounds == ((1, 2, 3), (0, 12, 5))
     assert after.version == version + 1
@@ -273,10 +279,10 @@ def test_an_edit_replaces_the_round_and_the_version_goes_up():
 def test_an_edit_from_before_the_last_change_raises_game_changed_and_stores_nothing():
     public_id = new_game([1, 2, 3])
     opened_at = stored(public_id).version
-    games.record_round(public_id, DEVICE, 2, [4, 5, 6])  # another tab
+    rounds.record_round(public_id, DEVICE, 2, [4, 5, 6])  # another tab
 
     with pytest.raises(GameChanged) as changed:
-        games.edit_round(public_id, DEVICE, 1, opened_at, [9, 9, 9])
+        rounds.edit_round(public_id, DEVICE, 1, opened_at, [9, 9, 9])
 
     assert "rien n’a été enregistré" in str(changed.value.refusal)
     assert changed.value.game.scoresheet.rounds == ((1, 2, 3), (4, 5, 6))
@@ -286,8 +292,10 @@ def test_an_edit_from_before_the_last_change_raises_game_changed_and_stores_noth
 @pytest.mark.parametrize(
     "since_opened",
     [
-        pytest.param(lambda game, _: games.cancel_round(game, DEVICE, 2), id="a cancel"),
-        pytest.param(lambda game, v: games.edit_round(game, DEVICE, 1, v, [5, 5, 5]), id="an edit"),
+        pytest.param(lambda game, _: rounds.cancel_round(game, DEVICE, 2), id="a cancel"),
+        pytest.param(
+            lambda game, v: rounds.edit_round(game, DEVICE, 1, v, [5, 5, 5]), id="an edit"
+        ),
         pytest.param(None, id="no version in the form"),
     ],
 )
@@ -299,7 +307,7 @@ def test_an_edit_the_game_moved_past_raises_game_changed_and_stores_nothing(sinc
     before = rounds_of(public_id)
 
     with pytest.raises(GameChanged):
-        games.edit_round(public_id, DEVICE, 1, opened_at, [7, 7, 7])
+        rounds.edit_round(public_id, DEVICE, 1, opened_at, [7, 7, 7])
 
     assert rounds_of(public_id) == before
 
@@ -309,7 +317,7 @@ def test_impossible_heads_in_an_edit_raise_round_refused_and_store_nothing():
     version = stored(public_id).version
 
     with pytest.raises(RoundRefused) as refused:
-        games.edit_round(public_id, DEVICE, 1, version, [98, 1, 1])
+        rounds.edit_round(public_id, DEVICE, 1, version, [98, 1, 1])
 
     assert set(refused.value.refusal.fields) == {0}
     assert rounds_of(public_id) == ((1, 2, 3),)
@@ -321,7 +329,7 @@ def test_an_edit_in_a_pro_game_is_held_to_the_pro_deck():
     version = stored(public_id).version
 
     with pytest.raises(RoundRefused):
-        games.edit_round(public_id, DEVICE, 1, version, [20, 20, 12])
+        rounds.edit_round(public_id, DEVICE, 1, version, [20, 20, 12])
 
 
 def test_a_correction_that_would_have_ended_the_game_earlier_is_refused():
@@ -329,7 +337,7 @@ def test_a_correction_that_would_have_ended_the_game_earlier_is_refused():
     version = stored(public_id).version
 
     with pytest.raises(RoundRefused) as refused:
-        games.edit_round(public_id, DEVICE, 1, version, [60, 5])  # 60 + 20 > 66 after round 2
+        rounds.edit_round(public_id, DEVICE, 1, version, [60, 5])  # 60 + 20 > 66 after round 2
 
     assert "après la manche 2" in str(refused.value.refusal)
     assert rounds_of(public_id) == ((10, 5), (20, 5), (1, 1))
@@ -338,8 +346,8 @@ def test_a_correction_that_would_have_ended_the_game_earlier_is_refused():
 def test_a_correction_can_end_the_game_and_another_can_reopen_it():
     public_id = new_game([10, 5], [20, 5], names=("Alice", "Bruno"))
 
-    ended = games.edit_round(public_id, DEVICE, 2, stored(public_id).version, [60, 5])
-    reopened = games.edit_round(public_id, DEVICE, 2, ended.version, [6, 5])
+    ended = rounds.edit_round(public_id, DEVICE, 2, stored(public_id).version, [60, 5])
+    reopened = rounds.edit_round(public_id, DEVICE, 2, ended.version, [6, 5])
 
     assert ended.scoresheet.is_over
     assert not reopened.scoresheet.is_over
@@ -351,7 +359,7 @@ def test_editing_a_round_that_was_never_played_is_not_found(number):
     public_id = new_game([1, 2, 3])
 
     with pytest.raises(GameNotFound):
-        games.edit_round(public_id, DEVICE, number, stored(public_id).version, [1, 1, 1])
+        rounds.edit_round(public_id, DEVICE, number, stored(public_id).version, [1, 1, 1])
 
 
 # --- Starting, rematching, deleting ---------------------------------------------------------------
@@ -362,14 +370,14 @@ def test_the_same_creation_key_twice_starts_one_game():
     second = games.start_game(DEVICE, ["Alice", "Bruno"], GameRules(), "form-key")
 
     assert second.public_id == first.public_id
-    assert len(games.all_games(DEVICE)) == 1
+    assert len(reads.all_games(DEVICE)) == 1
 
 
 def test_names_that_cannot_sit_at_a_table_start_no_game():
     with pytest.raises(rules.Refusal):
         games.start_game(DEVICE, ["Alice", " alice"], GameRules())
 
-    assert games.all_games(DEVICE) == []
+    assert reads.all_games(DEVICE) == []
 
 
 @pytest.mark.parametrize(
@@ -397,7 +405,7 @@ def test_two_rematches_of_a_game_give_the_same_new_game():
     old = new_game([67, 1, 1])
 
     assert games.rematch(old, DEVICE).public_id == games.rematch(old, DEVICE).public_id
-    assert len(games.all_games(DEVICE)) == 2
+    assert len(reads.all_games(DEVICE)) == 2
 
 
 def test_a_deleted_game_is_gone_and_a_second_delete_finds_nothing():
@@ -407,10 +415,10 @@ def test_a_deleted_game_is_gone_and_a_second_delete_finds_nothing():
     games.delete_game(deleted, DEVICE)
 
     with pytest.raises(GameNotFound):
-        games.find_game(deleted, DEVICE)
+        reads.find_game(deleted, DEVICE)
     with pytest.raises(GameNotFound):
         games.delete_game(deleted, DEVICE)
-    assert [game.public_id for game in games.all_games(DEVICE)] == [kept]
+    assert [game.public_id for game in reads.all_games(DEVICE)] == [kept]
 
 
 def test_the_game_in_progress_is_the_latest_unfinished_one():
@@ -418,18 +426,18 @@ def test_the_game_in_progress_is_the_latest_unfinished_one():
     latest = new_game([5, 6, 7])
     new_game([70, 1, 1])  # finished: nothing to resume there
 
-    assert games.game_in_progress(DEVICE).public_id == latest
-    assert games.game_in_progress("another-phone") is None
+    assert reads.game_in_progress(DEVICE).public_id == latest
+    assert reads.game_in_progress("another-phone") is None
 
 
 # --- Another device -------------------------------------------------------------------------------
 
 CALLS = {
-    "find": lambda public_id, device: games.find_game(public_id, device),
-    "record": lambda public_id, device: games.record_round(public_id, device, 2, [1, 1, 1]),
-    "cancel": lambda public_id, device: games.cancel_round(public_id, device, 1),
-    "restore": lambda public_id, device: games.restore_round(public_id, device, 2),
-    "edit": lambda public_id, device: games.edit_round(public_id, device, 1, 3, [9, 9, 9]),
+    "find": lambda public_id, device: reads.find_game(public_id, device),
+    "record": lambda public_id, device: rounds.record_round(public_id, device, 2, [1, 1, 1]),
+    "cancel": lambda public_id, device: rounds.cancel_round(public_id, device, 1),
+    "restore": lambda public_id, device: rounds.restore_round(public_id, device, 2),
+    "edit": lambda public_id, device: rounds.edit_round(public_id, device, 1, 3, [9, 9, 9]),
     "rematch": lambda public_id, device: games.rematch(public_id, device),
     "delete": lambda public_id, device: games.delete_game(public_id, device),
 }
@@ -439,11 +447,11 @@ CALLS = {
 @pytest.mark.parametrize("call", CALLS.values(), ids=CALLS.keys())
 def test_another_devices_game_does_not_exist_for_it(call, device):
     public_id = new_game([5, 6, 7], [1, 2, 3])
-    games.cancel_round(public_id, DEVICE, 2)
+    rounds.cancel_round(public_id, DEVICE, 2)
     before = stored(public_id)
 
     with pytest.raises(GameNotFound):
         call(public_id, device)
 
     assert stored(public_id) == before
-    assert len(games.all_games(DEVICE)) == 1
+    assert len(reads.all_games(DEVICE)) == 1

@@ -7,9 +7,9 @@ from datetime import datetime
 from urllib.parse import unquote, urlsplit
 from zoneinfo import ZoneInfo
 
-from app.rules import EndRule, GameRules, Scoresheet
-from app.services.games import SavedGame
-from app.services.result_share import bgstats_link, bgstats_play, placings
+from app.rules import EndRule, GameRules, Scoresheet, placings
+from app.services.result_share import bgstats_link, bgstats_play
+from app.services.saved_game import SavedGame
 
 PARIS = ZoneInfo("Europe/Paris")
 STARTED = datetime(2026, 11, 29, 20, 5, 7)  # UTC, as stored: 21:05:07 in Paris

@@ -1,4 +1,4 @@
-"""What the table assistant's service decides, called directly on a real database: rows laid
+"""What the round assistant's service decides, called directly on a real database: rows laid
 once, a turn placed once, a too-low card waiting for its player, turns taken back, refusals that
 store nothing. Where each card goes is app.rules' (tests/unit/test_placement.py)."""
 
@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from app.rules import GameRules
-from app.services import games
+from app.services import games, reads, rounds
 from app.services import round_assistant as table
-from app.services.games import GameNotFound
 from app.services.round_assistant import CardsRefused, StaleStep
+from app.services.saved_game import GameNotFound
 
 pytestmark = pytest.mark.storage  # what is stored, on SQLite and PostgreSQL
 
@@ -47,8 +47,8 @@ def test_the_rows_are_laid_once(public_id):
     with pytest.raises(StaleStep):
         table.lay_rows(public_id, DEVICE, 1, [1, 2, 3, 4])
 
-    assert laid.table.rows == ((18,), (31,), (47,), (72,))
-    assert now(public_id).table.rows == ((18,), (31,), (47,), (72,))
+    assert laid.rows_round.rows == ((18,), (31,), (47,), (72,))
+    assert now(public_id).rows_round.rows == ((18,), (31,), (47,), (72,))
 
 
 def test_rows_that_cannot_be_are_refused_and_nothing_is_laid(public_id):
@@ -56,7 +56,7 @@ def test_rows_that_cannot_be_are_refused_and_nothing_is_laid(public_id):
         table.lay_rows(public_id, DEVICE, 1, [18, 31, 105, 72])
 
     assert set(refused.value.refusal.fields) == {2}
-    assert now(public_id).table is None
+    assert now(public_id).rows_round is None
 
 
 def test_a_turn_is_placed_once(laid):
@@ -67,7 +67,7 @@ def test_a_turn_is_placed_once(laid):
 
     assert placed.next_turn == 2
     assert "déjà placé" in str(stale.value.refusal)
-    assert now(laid).table.rows == ((18, 19), (31,), (47, 50), (72, 75))
+    assert now(laid).rows_round.rows == ((18, 19), (31,), (47, 50), (72, 75))
 
 
 def test_a_card_seen_earlier_this_round_is_refused_and_nothing_is_placed(laid):
@@ -84,15 +84,15 @@ def test_a_card_seen_earlier_this_round_is_refused_and_nothing_is_placed(laid):
 def test_a_too_low_card_waits_for_its_players_choice(laid):
     waiting = table.place_cards(laid, DEVICE, 1, [50, 9, 75])
 
-    assert waiting.table.waiting.seat == 1  # Bruno chooses; the software never does
-    assert waiting.table.rows == ((18,), (31,), (47,), (72,))  # nothing placed until then
+    assert waiting.rows_round.waiting.seat == 1  # Bruno chooses; the software never does
+    assert waiting.rows_round.rows == ((18,), (31,), (47,), (72,))  # nothing placed until then
     with pytest.raises(StaleStep):
         table.place_cards(laid, DEVICE, 2, [51, 52, 53])
 
     chosen = table.choose_row(laid, DEVICE, 1, 3)
 
-    assert chosen.table.rows == ((18,), (31, 50), (9,), (72, 75))
-    assert chosen.table.heads_taken == (0, 1, 0)
+    assert chosen.rows_round.rows == ((18,), (31, 50), (9,), (72, 75))
+    assert chosen.rows_round.heads_taken == (0, 1, 0)
     assert chosen.next_turn == 2
 
 
@@ -103,7 +103,7 @@ def test_a_choice_sent_again_changes_nothing(laid):
     with pytest.raises(StaleStep):
         table.choose_row(laid, DEVICE, 1, 2)
 
-    assert now(laid).table.rows == ((18,), (31, 50), (9,), (72, 75))
+    assert now(laid).rows_round.rows == ((18,), (31, 50), (9,), (72, 75))
 
 
 def test_the_last_turn_is_taken_back_once_with_its_cards_to_type_again(laid):
@@ -113,8 +113,8 @@ def test_the_last_turn_is_taken_back_once_with_its_cards_to_type_again(laid):
     back = table.take_back_turn(laid, DEVICE, 2)
 
     assert back.taken_back == (9, 51, 76)
-    assert back.table.waiting is None
-    assert back.table.rows == ((18, 19), (31,), (47, 50), (72, 75))
+    assert back.rows_round.waiting is None
+    assert back.rows_round.rows == ((18, 19), (31,), (47, 50), (72, 75))
     with pytest.raises(StaleStep):
         table.take_back_turn(laid, DEVICE, 2)
 
@@ -125,12 +125,12 @@ def test_a_turn_taken_back_takes_its_choice_back_too(laid):
 
     back = table.take_back_turn(laid, DEVICE, 1)
 
-    assert back.table.rows == ((18,), (31,), (47,), (72,))
-    assert back.table.heads_taken == (0, 0, 0)
+    assert back.rows_round.rows == ((18,), (31,), (47,), (72,))
+    assert back.rows_round.heads_taken == (0, 0, 0)
 
 
 def test_the_rows_are_picked_up_again_only_before_the_first_turn(laid):
-    assert table.clear_rows(laid, DEVICE, 1).table is None
+    assert table.clear_rows(laid, DEVICE, 1).rows_round is None
     with pytest.raises(StaleStep):
         table.clear_rows(laid, DEVICE, 1)
     table.lay_rows(laid, DEVICE, 1, [1, 2, 3, 4])
@@ -139,7 +139,7 @@ def test_the_rows_are_picked_up_again_only_before_the_first_turn(laid):
     with pytest.raises(StaleStep):
         table.clear_rows(laid, DEVICE, 1)
 
-    assert now(laid).table.rows[3] == (4, 19, 50, 75)
+    assert now(laid).rows_round.rows[3] == (4, 19, 50, 75)
 
 
 def test_the_pro_deck_refuses_cards_above_10n_plus_4():
@@ -153,7 +153,7 @@ def test_the_pro_deck_refuses_cards_above_10n_plus_4():
 
 
 def test_a_finished_game_has_no_round_to_place(public_id):
-    games.record_round(public_id, DEVICE, 1, [70, 1, 1])
+    rounds.record_round(public_id, DEVICE, 1, [70, 1, 1])
 
     with pytest.raises(CardsRefused) as refused:
         table.lay_rows(public_id, DEVICE, 2, STARTS)
@@ -164,18 +164,18 @@ def test_a_finished_game_has_no_round_to_place(public_id):
 def test_a_round_recorded_by_hand_drops_the_assistants_round(laid):
     table.place_cards(laid, DEVICE, 1, [50, 75, 19])
 
-    games.record_round(laid, DEVICE, 1, [5, 6, 7])
+    rounds.record_round(laid, DEVICE, 1, [5, 6, 7])
 
     assert now(laid).dropped == 1
-    assert now(laid).table is None
+    assert now(laid).rows_round is None
     assert table.lay_rows(laid, DEVICE, 2, [1, 2, 3, 4]).round_number == 2
 
 
 def test_a_round_recorded_by_hand_before_any_turn_drops_the_rows_without_a_word(laid):
-    games.record_round(laid, DEVICE, 1, [5, 6, 7])
+    rounds.record_round(laid, DEVICE, 1, [5, 6, 7])
 
     assert now(laid).dropped is None  # nothing had been placed: nothing to say was left aside
-    assert now(laid).table is None
+    assert now(laid).rows_round is None
 
 
 # A whole round of 3 players: 30 cards on rows starting 10, 20, 30, 40, two too-low cards.
@@ -197,11 +197,11 @@ ROUND_TURNS = [
 def test_a_finished_round_fills_the_game_pages_round_form(public_id):
     table.lay_rows(public_id, DEVICE, 1, ROUND_STARTS)
     for turn, cards in enumerate(ROUND_TURNS, start=1):
-        if table.place_cards(public_id, DEVICE, turn, cards).table.waiting:
+        if table.place_cards(public_id, DEVICE, turn, cards).rows_round.waiting:
             table.choose_row(public_id, DEVICE, turn, 1)
-    finished = now(public_id).table
+    finished = now(public_id).rows_round
 
-    _game, help_ = table.game_to_score(public_id, DEVICE, {})
+    _game, help_ = reads.game_to_score(public_id, DEVICE, {})
 
     assert finished.is_complete
     assert help_.filled_by_assistant
@@ -209,7 +209,7 @@ def test_a_finished_round_fills_the_game_pages_round_form(public_id):
 
 
 def test_heads_carried_by_the_address_fill_their_seat_only(public_id):
-    _game, help_ = table.game_to_score(public_id, DEVICE, {1: 7, 9: 3})
+    _game, help_ = reads.game_to_score(public_id, DEVICE, {1: 7, 9: 3})
 
     assert help_.typed == ["", "7", ""]
     assert not help_.filled_by_assistant
@@ -222,7 +222,7 @@ STEPS = {
     "choose": lambda public_id, device: table.choose_row(public_id, device, 1, 1),
     "take back": lambda public_id, device: table.take_back_turn(public_id, device, 1),
     "pick up": lambda public_id, device: table.clear_rows(public_id, device, 1),
-    "score": lambda public_id, device: table.game_to_score(public_id, device, {}),
+    "score": lambda public_id, device: reads.game_to_score(public_id, device, {}),
 }
 
 
@@ -231,4 +231,4 @@ def test_another_devices_game_has_no_assistant_for_it(laid, step):
     with pytest.raises(GameNotFound):
         step(laid, "another-phone")
 
-    assert now(laid).table.rows == ((18,), (31,), (47,), (72,))
+    assert now(laid).rows_round.rows == ((18,), (31,), (47,), (72,))

@@ -6,7 +6,7 @@ import pytest
 
 from app.platform.extensions import db
 from app.rules import GameRules
-from app.services import games
+from app.services import access, games, reads, rounds
 from app.services.unit_of_work import UnitOfWork
 from app.storage.models import Round
 
@@ -25,21 +25,21 @@ def test_a_write_is_committed_when_the_block_ends():
     public_id = games.start_game(DEVICE, ["Alice", "Bruno"], GameRules()).public_id
 
     with UnitOfWork():
-        game = games.load_game(public_id, DEVICE, for_update=True)
+        game = access.load_game(public_id, DEVICE, for_update=True)
         game.rounds.append(Round(number=1, heads=[3, 4]))
     db.session.remove()  # a new session: only what was committed is there
 
-    assert games.find_game(public_id, DEVICE).scoresheet.rounds == ((3, 4),)
+    assert reads.find_game(public_id, DEVICE).scoresheet.rounds == ((3, 4),)
 
 
 def test_an_exception_after_a_write_rolls_it_back():
     public_id = games.start_game(DEVICE, ["Alice", "Bruno"], GameRules()).public_id
 
     with pytest.raises(RuntimeError), UnitOfWork():
-        game = games.load_game(public_id, DEVICE, for_update=True)
+        game = access.load_game(public_id, DEVICE, for_update=True)
         game.rounds.append(Round(number=1, heads=[3, 4]))
         db.session.flush()  # written inside the transaction…
         raise RuntimeError("…then something fails before the end of the use case")
 
-    assert games.find_game(public_id, DEVICE).scoresheet.rounds == ()
-    games.record_round(public_id, DEVICE, 1, [5, 6])  # and the game's lock was freed
+    assert reads.find_game(public_id, DEVICE).scoresheet.rounds == ()
+    rounds.record_round(public_id, DEVICE, 1, [5, 6])  # and the game's lock was freed

@@ -1,0 +1,133 @@
+"""A finished game's result, said once: the headline, who reached or passed the limit, the rule
+in force, the rounds played, and each player's line, best first. The game page, the follow
+page, the image, the text for a group chat and BG Stats all say these same Messages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.rules.games import EndRule
+from app.rules.messages import N_, Message, Names, Np_
+from app.rules.scoring import GameRules, ranks
+from app.rules.sheet import Scoresheet
+
+
+@dataclass(frozen=True)
+class Placing:
+    """One player's line of the result, best first: ties share a rank (1, 1, 3)."""
+
+    seat: int
+    name: str
+    total: int
+    rank: int
+    winner: bool
+    note: Message | None  # « A dépassé 66 » for whoever ended the game by the limit
+
+
+@dataclass(frozen=True)
+class Result:
+    headline: Message  # « Brice gagne avec 15 têtes ! », « Victoire partagée : … »
+    ending: Message  # « Aube a dépassé 66 (70). Fin de la partie après 5 manches. »
+    rule: Message  # « Fin : plus de 66 têtes », with the pro variant
+    rounds: Message  # « 5 manches »
+    placings: tuple[Placing, ...]
+
+    @property
+    def winners(self) -> tuple[Placing, ...]:
+        return tuple(line for line in self.placings if line.winner)
+
+
+def placings(sheet: Scoresheet) -> tuple[Placing, ...]:
+    """Return the players by rank (best total first), in seat order within a tie."""
+    ranked = ranks(sheet.totals, sheet.rules.best)
+    lines = (
+        Placing(
+            seat=seat,
+            name=name,
+            total=sheet.totals[seat],
+            rank=ranked[seat],
+            winner=seat in sheet.winners,
+            note=crossed(sheet.rules) if seat in sheet.crossers else None,
+        )
+        for seat, name in enumerate(sheet.players)
+    )
+    return tuple(sorted(lines, key=lambda line: (line.rank, line.seat)))
+
+
+def crossed(game_rules: GameRules) -> Message:
+    """Say that a total ended the game: « A atteint 66 » or « A dépassé 66 »."""
+    if game_rules.end is EndRule.AT_OR_ABOVE:
+        return N_("A atteint %(limit)s", limit=game_rules.limit)
+    return N_("A dépassé %(limit)s", limit=game_rules.limit)
+
+
+def result_of(sheet: Scoresheet) -> Result | None:
+    """Return what a finished game's result says; None while it goes on."""
+    if not sheet.is_over:
+        return None
+    placed = placings(sheet)
+    winners = [line for line in placed if line.winner]
+    best = winners[0].total
+    if len(winners) == 1:
+        headline = Np_(
+            "%(name)s gagne avec %(num)d tête\u202f!",
+            "%(name)s gagne avec %(num)d têtes\u202f!",
+            best,
+            name=Names((winners[0].name,)),
+        )
+    else:
+        headline = Np_(
+            "Victoire partagée\u202f: %(names)s, à égalité avec %(num)d tête.",
+            "Victoire partagée\u202f: %(names)s, à égalité avec %(num)d têtes.",
+            best,
+            names=Names(tuple(line.name for line in winners)),
+        )
+    rounds = Np_("%(num)d manche", "%(num)d manches", len(sheet.rounds))
+    return Result(headline, _ending(sheet, placed), rule_in_force(sheet.rules), rounds, placed)
+
+
+def _ending(sheet: Scoresheet, placed: tuple[Placing, ...]) -> Message:
+    after = Np_(
+        "Fin de la partie après %(num)d manche.",
+        "Fin de la partie après %(num)d manches.",
+        len(sheet.rounds),
+    )
+    crossers = [line for line in sorted(placed, key=lambda line: line.seat) if line.note]
+    if not crossers:
+        return after
+    values = {
+        "names": Names(tuple(line.name for line in crossers)),
+        "limit": sheet.rules.limit,
+        "totals": ", ".join(str(line.total) for line in crossers),
+        "after": after,
+    }
+    if sheet.rules.end is EndRule.AT_OR_ABOVE:
+        return Np_(
+            "%(names)s a atteint %(limit)s (%(totals)s). %(after)s",
+            "%(names)s ont atteint %(limit)s (%(totals)s). %(after)s",
+            len(crossers),
+            **values,
+        )
+    return Np_(
+        "%(names)s a dépassé %(limit)s (%(totals)s). %(after)s",
+        "%(names)s ont dépassé %(limit)s (%(totals)s). %(after)s",
+        len(crossers),
+        **values,
+    )
+
+
+def rule_in_force(game_rules: GameRules) -> Message:
+    """Say the end rule (and the pro variant) in a few words: the image's and BG Stats' note."""
+    if game_rules.end is EndRule.ROUNDS:
+        rule = Np_(
+            "Fin\u202f: après %(num)d manche",
+            "Fin\u202f: après %(num)d manches",
+            game_rules.round_count or 0,
+        )
+    elif game_rules.end is EndRule.AT_OR_ABOVE:
+        rule = N_("Fin\u202f: %(limit)s têtes ou plus", limit=game_rules.limit)
+    else:
+        rule = N_("Fin\u202f: plus de %(limit)s têtes", limit=game_rules.limit)
+    if game_rules.pro:
+        return N_("%(rule)s · variante pro", rule=rule)
+    return rule

@@ -1,0 +1,217 @@
+"""Read an exported JSON file back into games (the format: docs/export-format.md), every round
+checked by the rules; app/services/imports.py stores them.
+
+A file that cannot be imported is a rules.Refusal whose Messages the page translates.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from app import rules
+from app.rules import N_, Message
+from app.services.transfer import (
+    EARLIEST_DATE,
+    FORMAT,
+    LONGEST_NUMBER,
+    MAX_ERRORS_SHOWN,
+    MAX_GAMES,
+    VERSION,
+)
+
+
+@dataclass(frozen=True)
+class ImportedGame:
+    origin_id: str
+    created_at: datetime
+    sheet: rules.Scoresheet
+
+
+def _parse_time(value: Any) -> datetime:
+    """Return a creation date as stored (UTC, naive), within the years the counter can have seen."""
+    if not isinstance(value, str):
+        raise rules.Refusal.of(N_("date de création absente"))
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        if moment.tzinfo is not None:
+            moment = moment.astimezone(UTC).replace(tzinfo=None)
+    except (ValueError, OverflowError):  # not a date, or one that leaves the calendar in UTC
+        said = N_("date de création illisible (%(date)s)", date=repr(value[:40]))
+        raise rules.Refusal.of(said) from None
+    # Far dates break the pages that show them in local time; no game was played before 2000
+    # nor tomorrow (a day of margin for a phone whose clock runs ahead).
+    if not EARLIEST_DATE <= moment <= datetime.now(UTC).replace(tzinfo=None) + timedelta(days=1):
+        raise rules.Refusal.of(
+            N_(
+                "date de création impossible (%(date)s) : elle doit être entre l’an 2000 et "
+                "aujourd’hui",
+                date=_printable(value[:40]),
+            )
+        )
+    return moment
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _parse_rules(raw: Any) -> rules.GameRules:
+    if not isinstance(raw, dict):
+        raise rules.Refusal.of(N_("règles absentes"))
+    limit = raw.get("limit", rules.DEFAULT_LIMIT)
+    round_count = raw.get("round_count")
+    pro = raw.get("pro", False)
+    if not _whole(limit) or not (round_count is None or _whole(round_count)):
+        raise rules.Refusal.of(
+            N_("règles invalides : la limite et le nombre de manches sont des entiers")
+        )
+    if not isinstance(pro, bool):
+        raise rules.Refusal.of(N_("règles invalides : « pro » vaut true ou false"))
+    try:
+        end = rules.EndRule(raw.get("end", "above"))
+    except ValueError:
+        raise rules.Refusal.of(N_("règles invalides : fin de partie inconnue")) from None
+    try:
+        return rules.GameRules(end=end, limit=limit, round_count=round_count, pro=pro)
+    except rules.Refusal as refusal:
+        why = _reasons(refusal)
+        raise rules.Refusal.of(
+            N_("règles de fin de partie invalides : %(why)s", why=why)
+        ) from refusal
+
+
+def _parse_game(raw: Any) -> ImportedGame:
+    """Return one game of the file, every round checked, or raise rules.Refusal saying why."""
+    if not isinstance(raw, dict):
+        raise rules.Refusal.of(N_("ce n’est pas une partie"))
+    origin = raw.get("id")
+    if not isinstance(origin, str) or not 1 <= len(origin) <= 64 or not origin.isprintable():
+        raise rules.Refusal.of(N_("identifiant absent ou invalide"))
+    created = _parse_time(raw.get("created_at"))
+    game_rules = _parse_rules(raw.get("rules"))
+    names = raw.get("players")
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise rules.Refusal.of(N_("liste de joueurs invalide"))
+    try:
+        players = rules.seat_players(names)
+    except rules.Refusal as refusal:
+        why = _reasons(refusal)
+        raise rules.Refusal.of(N_("joueurs invalides : %(why)s", why=why)) from refusal
+    if len(players) != len(names):
+        raise rules.Refusal.of(N_("joueurs invalides : nom vide"))
+    rounds = raw.get("rounds")
+    if not isinstance(rounds, list):
+        raise rules.Refusal.of(N_("liste des manches invalide"))
+    sheet = rules.Scoresheet(tuple(players), (), game_rules)
+    for number, heads in enumerate(rounds, start=1):
+        if not isinstance(heads, list) or len(heads) != len(players) or not all(map(_whole, heads)):
+            raise rules.Refusal.of(
+                N_("manche %(number)s : il faut un nombre entier par joueur", number=number)
+            )
+        if sheet.is_over:
+            raise rules.Refusal.of(
+                N_("manche %(number)s : la partie était déjà terminée", number=number)
+            )
+        try:
+            checked = sheet.check_round(heads)
+        except rules.Refusal as refusal:
+            why = _reasons(refusal)
+            raise rules.Refusal.of(
+                N_("manche %(number)s : %(why)s", number=number, why=why)
+            ) from refusal
+        sheet = sheet.with_round(checked)
+    return ImportedGame(origin, created, sheet)
+
+
+def _reasons(refusal: rules.Refusal) -> Message:
+    """Return everything a refusal of the rules says as one Message, its reasons side by side."""
+    first, *others = [*refusal.fields.values(), *refusal.whole]
+    for other in others:
+        # Only blanks and a space: no words to translate, so no msgid (a catalog miss gives the
+        # text back as it is, and each reason is translated as a value).
+        first = Message("%(said)s %(more)s", {"said": first, "more": other})
+    return first
+
+
+def _printable(text: str) -> str:
+    """Return text from the file fit to show in a message: control, format and broken characters
+    (a lone surrogate cannot even be encoded in a page) become « � »."""
+    return "".join("\ufffd" if unicodedata.category(char)[0] == "C" else char for char in text)
+
+
+def _in_game(number: int, raw: Any, why: Message) -> Message:
+    """Say what is wrong with a game, named by its place in the file and its first players."""
+    names = raw.get("players") if isinstance(raw, dict) else None
+    if isinstance(names, list) and names and all(isinstance(n, str) for n in names):
+        # The first four name the game; « … » says there are more.
+        shown = [n[:30] for n in names[:4]] + (["…"] if len(names) > 4 else [])
+        players = _printable(", ".join(shown))
+        return N_(
+            "Partie %(number)s (%(players)s) : %(why)s", number=number, players=players, why=why
+        )
+    return N_("Partie %(number)s : %(why)s", number=number, why=why)
+
+
+class _NumberTooLong(ValueError):
+    def __init__(self, digits: int):
+        super().__init__(digits)
+        self.digits = digits
+
+
+def _small_int(text: str) -> int:
+    # Python refuses to read integers of thousands of digits (ValueError, deep in json); refuse
+    # them here, sooner and with a message of our own.
+    if len(text.lstrip("-")) > LONGEST_NUMBER:
+        raise _NumberTooLong(len(text.lstrip("-")))
+    return int(text)
+
+
+def parse_export(data: bytes) -> list[ImportedGame]:
+    """Return the games of an exported file, every round checked, or raise rules.Refusal: one
+    reason for a file that is not an export, else one per wrong game (nothing is kept)."""
+    try:
+        document = json.loads(data.decode("utf-8-sig"), parse_int=_small_int)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise rules.Refusal.of(N_("Ce fichier n’est pas un export JSON de parties.")) from None
+    except _NumberTooLong as error:
+        raise rules.Refusal.of(
+            N_(
+                "Ce fichier contient un nombre de %(digits)s chiffres : ce n’est pas un export.",
+                digits=error.digits,
+            )
+        ) from None
+    except RecursionError:  # the decoder recurses once per level of [ or {
+        raise rules.Refusal.of(
+            N_("Ce fichier est imbriqué bien trop profondément : ce n’est pas un export.")
+        ) from None
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise rules.Refusal.of(N_("Ce fichier n’est pas un export du compteur « 6 qui prend ! »."))
+    if type(document.get("version")) is not int or document["version"] != VERSION:
+        raise rules.Refusal.of(
+            N_(
+                "Version de fichier %(version)s inconnue (attendu : %(expected)s).",
+                version=repr(document.get("version")),
+                expected=VERSION,
+            )
+        )
+    raw_games = document.get("games")
+    if not isinstance(raw_games, list) or len(raw_games) > MAX_GAMES:
+        raise rules.Refusal.of(
+            N_("La liste des parties est absente ou dépasse %(most)s parties.", most=MAX_GAMES)
+        )
+    games, errors = [], []
+    for index, raw in enumerate(raw_games, start=1):
+        try:
+            games.append(_parse_game(raw))
+        except rules.Refusal as refusal:
+            errors.append(_in_game(index, raw, _reasons(refusal)))
+    if len(errors) > MAX_ERRORS_SHOWN:
+        hidden = len(errors) - MAX_ERRORS_SHOWN
+        errors = [*errors[:MAX_ERRORS_SHOWN], N_("… et %(count)s autres.", count=hidden)]
+    if errors:
+        raise rules.Refusal(whole=errors)
+    return games

@@ -1,0 +1,221 @@
+"""The reads of games: one game as its page shows it, the game in progress, the history's pages,
+every game of a phone (its export and statistics)."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Row, Text, func, select
+from sqlalchemy import cast as cast_as
+
+from app import rules
+from app.platform.extensions import db
+from app.services.access import look_for, reachable_by, with_sheets
+from app.services.saved_game import GameNotFound, SavedGame
+from app.storage.models import Game, Player, Round, RowsRoundState
+
+IN_PROGRESS_LOOKBACK = 20  # how many of the newest games the home page looks through
+
+
+def find_game(public_id: str, device_hash: str | None) -> SavedGame:
+    """Return the device's game, or raise GameNotFound."""
+    return read_game(public_id, device_hash)[0]
+
+
+# What a page reads of a game: its own columns (SavedGame.frozen) and its rounds' heads.
+_SHOWN = (
+    Game.id,
+    Game.public_id,
+    Game.version,
+    Game.created_at,
+    Game.end_rule,
+    Game.limit,
+    Game.round_count,
+    Game.pro,
+    Game.cancelled_rounds,
+    Game.origin_id,
+    Game.table_id,
+    Game.device_hash,
+    Round.heads,
+    Round.recorded_at,
+)
+
+
+def read_game(
+    public_id: str, device_hash: str | None, *, with_rows: bool = False
+) -> tuple[SavedGame, Row[Any] | None]:
+    """Return the device's game as a page shows it, and the assistant's stored round if asked
+    (its round_number, starts and turns; None when there is none); or raise GameNotFound.
+
+    Read as rows, not objects: the game with its rounds (and the assistant's round) in one
+    statement, its players' names in another. A page costs about half the CPU to read this way
+    than through the ORM with its loaders (docs/performance.md, « The game page's server time »).
+    """
+    device = look_for(public_id, device_hash)
+    query = select(*_SHOWN).outerjoin(Round, Round.game_id == Game.id)
+    if with_rows:
+        query = query.add_columns(
+            RowsRoundState.round_number, RowsRoundState.starts, RowsRoundState.turns
+        ).outerjoin(RowsRoundState, RowsRoundState.game_id == Game.id)
+    query = query.where(Game.public_id == public_id, reachable_by(device))
+    rows = db.session.execute(query.order_by(Round.number)).all()
+    if not rows:
+        raise GameNotFound(public_id)
+    first = rows[0]
+    names = db.session.scalars(
+        select(Player.name).where(Player.game_id == first.id).order_by(Player.seat)
+    ).all()
+    rounds = [row.heads for row in rows if row.heads is not None]
+    table = first if with_rows and first.starts is not None else None
+    return SavedGame.frozen(first, names, rounds, rows[-1].recorded_at), table
+
+
+def game_in_progress(device_hash: str | None) -> SavedGame | None:
+    """Return the device's most recent unfinished game among its newest ones, if any."""
+    if device_hash is None:
+        return None
+    recent = db.session.scalars(
+        select(Game)
+        .where(reachable_by(device_hash))
+        .order_by(Game.created_at.desc(), Game.id.desc())
+        .limit(IN_PROGRESS_LOOKBACK)
+        .options(*with_sheets())
+    )
+    frozen = (SavedGame.of(game) for game in recent)
+    return next((game for game in frozen if not game.scoresheet.is_over), None)
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    games: list[SavedGame]
+    page: int
+    has_next: bool
+
+
+def history(device_hash: str | None, page: int, per_page: int) -> HistoryPage:
+    """Return one page of the device's games, newest first, with their players and rounds."""
+    if device_hash is None:
+        return HistoryPage([], 1, False)
+    page = max(1, page)
+    # One more than a page tells whether an older page exists, without a COUNT.
+    found = db.session.scalars(
+        select(Game)
+        .where(reachable_by(device_hash))
+        .order_by(Game.created_at.desc(), Game.id.desc())
+        .offset((page - 1) * per_page)
+        .limit(per_page + 1)
+        .options(*with_sheets())
+    ).all()
+    return HistoryPage(
+        [SavedGame.of(game) for game in found[:per_page]], page, len(found) > per_page
+    )
+
+
+def history_mark(device_hash: str | None) -> tuple[int, int, int]:
+    """Return a mark of everything `all_games` would read, that changes whenever any of it does
+    (a game added, removed, or changed: each change moves its version): one aggregate over an
+    index, where reading the games of a long history costs a few hundred milliseconds."""
+    if device_hash is None:
+        return (0, 0, 0)
+    count, versions, ids = db.session.execute(
+        select(
+            func.count(),
+            func.coalesce(func.sum(Game.version), 0),
+            func.coalesce(func.sum(Game.id), 0),
+        ).where(reachable_by(device_hash))
+    ).one()
+    return int(count), int(versions), int(ids)
+
+
+def all_games(device_hash: str | None) -> list[SavedGame]:
+    """Return every game of the device, oldest first, with players and rounds."""
+    if device_hash is None:
+        return []
+    # Read as rows, three statements (the games, their players, their rounds), not as objects:
+    # 3,000 games of 10 rounds took 3 s of CPU through the ORM's loaders (docs/reliability.md).
+    reachable = select(Game.id).where(reachable_by(device_hash)).scalar_subquery()
+    names: dict[int, list[str]] = defaultdict(list)
+    for game_id, name in db.session.execute(
+        select(Player.game_id, Player.name)
+        .where(Player.game_id.in_(reachable))
+        .order_by(Player.game_id, Player.seat)
+    ):
+        names[game_id].append(name)
+    rows = db.session.execute(
+        select(Round.game_id, cast_as(Round.heads, Text), Round.recorded_at)
+        .where(Round.game_id.in_(reachable))
+        .order_by(Round.game_id, Round.number)
+    ).all()
+    # The heads as one JSON document: one decoding, not one per round (half the time).
+    every_heads = json.loads("[" + ",".join(row[1] for row in rows) + "]")
+    rounds: dict[int, list[Any]] = defaultdict(list)  # each game's (heads, recorded_at)
+    for (game_id, _, recorded_at), heads in zip(rows, every_heads, strict=True):
+        rounds[game_id].append((heads, recorded_at))
+    found = db.session.execute(
+        select(*_SHOWN[: _SHOWN.index(Round.heads)])
+        .where(reachable_by(device_hash))
+        .order_by(Game.created_at, Game.id)
+    )
+    return [
+        SavedGame.frozen(
+            game,
+            names[game.id],
+            [heads for heads, _ in rounds[game.id]],
+            rounds[game.id][-1][1] if rounds[game.id] else None,
+        )
+        for game in found
+    ]
+
+
+def rows_round_of(state: RowsRoundState | Row[Any], players: int) -> rules.RowsRound:
+    """Return the assistant's round on the rows as stored: app.rules replays its turns."""
+    return rules.RowsRound(
+        players,
+        tuple(state.starts),
+        tuple(rules.PlayedTurn(tuple(turn["cards"]), turn.get("row")) for turn in state.turns),
+    )
+
+
+@dataclass(frozen=True)
+class RoundHelp:
+    """What the game page's round form gets from the assistant and the head counter."""
+
+    typed: list[str] | None = None
+    filled_by_assistant: bool = False
+    turns_in_progress: int = 0
+
+
+def game_to_score(
+    public_id: str, device_hash: str | None, carried: Mapping[int, int]
+) -> tuple[SavedGame, RoundHelp]:
+    """Return the device's game as its page shows it, and the heads its round form starts with:
+    the assistant's finished round, then those the address carries by seat (from « Compter les
+    têtes »; seats the game does not have are left out). Raise GameNotFound.
+
+    One read: the game, its rounds and the assistant's round in one statement, its players in
+    another (read_game).
+    """
+    game, stored = read_game(public_id, device_hash, with_rows=True)
+    sheet = game.scoresheet
+    if sheet.is_over:
+        return game, RoundHelp()
+    rows_round = None
+    if stored is not None and stored.round_number == sheet.next_round:
+        rows_round = rows_round_of(stored, len(sheet.players))
+    typed: list[str] = [""] * len(sheet.players)
+    finished = rows_round is not None and rows_round.is_complete
+    if rows_round is not None and finished:
+        typed = [str(value) for value in rows_round.heads_taken]
+    for seat, heads in carried.items():
+        if seat < len(typed):
+            typed[seat] = str(heads)
+    help_ = RoundHelp(
+        typed if any(typed) else None,
+        finished,
+        len(rows_round.turns) if rows_round and not finished else 0,
+    )
+    return game, help_

@@ -1,0 +1,107 @@
+"""What every page gets of a stored game — a frozen SavedGame, never ORM rows — and the refusals a
+write raises: each carries the game as it stands and the rules' Refusal saying why, so the view
+shows the sheet and the reason together (app/web/refusals.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Row
+
+from app import rules
+from app.storage.models import Game
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """A stored game as pages show it: a frozen copy, still readable after a rollback."""
+
+    public_id: str
+    version: int
+    created_at: datetime
+    scoresheet: rules.Scoresheet
+    restorable: int | None = None  # the round « Rétablir la manche N » would put back
+    origin_id: str | None = None  # its id on the phone it was imported from (exports keep it)
+    played_until: datetime | None = None  # when its last round was recorded (UTC), if dated
+    at_table: bool = False  # scored by several phones (app/services/tables.py): live for each
+    owner: str = field(default="", repr=False)  # the device hash of the phone that started it
+
+    @classmethod
+    def of(cls, game: Game) -> SavedGame:
+        """Freeze a game loaded with its players and rounds (ORM objects: what services write)."""
+        last = game.rounds[-1].recorded_at if game.rounds else None
+        return cls.frozen(
+            game, [player.name for player in game.players], [r.heads for r in game.rounds], last
+        )
+
+    @classmethod
+    def frozen(
+        cls,
+        game: Game | Row[Any],
+        names: Sequence[str],
+        rounds: Sequence[Sequence[int]],
+        played_until: datetime | None = None,
+    ) -> SavedGame:
+        """Freeze a game's columns, its players' names in seat order, its rounds in order and when
+        the last one was recorded: the one path from stored rows to a game, whether they were read
+        as objects or as rows."""
+        game_rules = rules.GameRules(
+            end=rules.EndRule(game.end_rule),
+            limit=game.limit,
+            round_count=game.round_count,
+            pro=game.pro,
+        )
+        sheet = rules.Scoresheet(tuple(names), tuple(tuple(heads) for heads in rounds), game_rules)
+        restorable = len(rounds) + 1 if game.cancelled_rounds else None
+        return cls(
+            game.public_id,
+            game.version,
+            game.created_at,
+            sheet,
+            restorable,
+            game.origin_id,
+            played_until,
+            game.table_id is not None,
+            game.device_hash,
+        )
+
+
+class GameNotFound(Exception):
+    """No such game for this device (another device's games do not exist for it)."""
+
+
+class OwnPhoneOnly(Exception):
+    """What only the phone that started the game may do (delete it, stop its sharing or its
+    invitation, unseat the others), asked by a phone that joined its table."""
+
+
+class Refused(Exception):
+    """A write that changed nothing: `game` is the game as it stands, `refusal` says why."""
+
+    def __init__(self, game: SavedGame, refusal: rules.Refusal):
+        super().__init__(str(refusal))
+        self.game = game
+        self.refusal = refusal
+
+
+class StaleRound(Refused):
+    """A repeat: the round was already recorded, cancelled or restored (a double tap, a retry,
+    another tab). Nothing to do: the answer is the sheet as it stands, with the refusal said."""
+
+
+class SheetChanged(Refused):
+    """A round form for a later round than the next one (rounds were cancelled elsewhere: another
+    tab, another phone) or for a round recorded elsewhere with other heads, since the form was
+    shown. Nothing was recorded; the values come back."""
+
+
+class GameChanged(Refused):
+    """An edit made from a page opened before the game last changed (another tab, another hand)."""
+
+
+class RoundRefused(Refused):
+    """Heads that cannot be a round of this game, or a round sent after the end."""

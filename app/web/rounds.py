@@ -1,0 +1,169 @@
+"""The actions on a game's rounds: record, cancel, restore, correct one — read the request, call
+the service (app/services/rounds.py), answer the game's live part or redirect."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask.blueprints import BlueprintSetupState
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+from werkzeug.routing import BaseConverter
+
+from app import rules
+from app.platform import rate_limits
+from app.platform.devices import current_device_hash
+from app.services import reads, rounds, saved_game
+from app.web.forms import CancelRoundForm, EditRoundForm, RestoreRoundForm, RoundForm
+from app.web.game import answer_write, game_page
+from app.web.refusals import said, shown
+
+bp = Blueprint("rounds", __name__)
+
+
+class RoundNumber(BaseConverter):
+    """A round number in an address: ASCII digits only, as the forms read them (Werkzeug's int
+    converter also takes « １ » or « ١ »)."""
+
+    regex = r"[0-9]{1,6}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int) -> str:
+        return str(int(value))
+
+
+@bp.record_once
+def _add_converters(state: BlueprintSetupState) -> None:
+    state.app.url_map.converters["round"] = RoundNumber
+
+
+@bp.post("/parties/<public_id>/manches")
+@rate_limits.writes
+def add_round(public_id: str) -> ResponseReturnValue:
+    """Record the round typed, or show it again with what is wrong; a repeat records nothing."""
+    form = RoundForm(request.form)
+    try:
+        found = rounds.record_round(
+            public_id, current_device_hash(), form.round_number(), form.heads_taken()
+        )
+    except rules.Refusal as unreadable:  # the form's own: text that is not a number
+        found = reads.find_game(public_id, current_device_hash())
+        return _refused(found, unreadable, form.typed(), form.round_number())
+    except saved_game.StaleRound as stale:
+        flash(said(stale.refusal), "info")
+        return answer_write(stale.game)
+    except saved_game.Refused as refused:  # heads that cannot be, or rounds cancelled elsewhere
+        status = 409 if isinstance(refused, saved_game.SheetChanged) else 422
+        return _refused(
+            refused.game, refused.refusal, form.typed(), form.round_number(), status=status
+        )
+    return answer_write(found, announcement=_recorded(found))
+
+
+def _recorded(found: saved_game.SavedGame) -> str | None:
+    """Say what a recorded round changed, for a screen reader after an htmx swap; the result
+    says it itself when the round ended the game."""
+    sheet = found.scoresheet
+    if sheet.is_over:
+        return None
+    standing = ", ".join(f"{line.name} {line.total}" for line in sheet.standings)
+    return _(
+        "Manche %(number)s enregistrée. Totaux : %(totals)s.",
+        number=len(sheet.rounds),
+        totals=standing,
+    )
+
+
+@bp.post("/parties/<public_id>/manches/annuler")
+@rate_limits.writes
+def cancel_round(public_id: str) -> ResponseReturnValue:
+    """Remove the last round (named in the form, so a repeat never removes two)."""
+    number = CancelRoundForm(request.form).round_number()
+    try:
+        found = rounds.cancel_round(public_id, current_device_hash(), number)
+    except saved_game.StaleRound as stale:
+        flash(said(stale.refusal), "info")
+        return answer_write(stale.game)
+    flash(
+        _("Manche %(number)s annulée ; « Rétablir la manche %(number)s » la remet.", number=number),
+        "info",
+    )
+    return answer_write(found)
+
+
+@bp.post("/parties/<public_id>/manches/retablir")
+@rate_limits.writes
+def restore_round(public_id: str) -> ResponseReturnValue:
+    """Put back the last cancelled round (named in the form, so a repeat puts back nothing)."""
+    number = RestoreRoundForm(request.form).round_number()
+    try:
+        found = rounds.restore_round(public_id, current_device_hash(), number)
+    except saved_game.Refused as refused:  # a repeat, or the game ended since
+        flash(said(refused.refusal), "info")
+        return answer_write(refused.game)
+    flash(_("Manche %(number)s rétablie.", number=number), "info")
+    return answer_write(found)
+
+
+@bp.get("/parties/<public_id>/manches/<round:number>")
+def edit_round_form(public_id: str, number: int) -> ResponseReturnValue:
+    """Show a recorded round in a form, to correct it."""
+    found = reads.find_game(public_id, current_device_hash())
+    if not 1 <= number <= len(found.scoresheet.rounds):
+        abort(404)
+    typed = [str(value) for value in found.scoresheet.rounds[number - 1]]
+    return _edit_form(found, number, typed)
+
+
+@bp.post("/parties/<public_id>/manches/<round:number>")
+@rate_limits.writes
+def edit_round(public_id: str, number: int) -> ResponseReturnValue:
+    """Save a corrected round, unless the game changed since the form was opened."""
+    form = EditRoundForm(request.form)
+    try:
+        rounds.edit_round(
+            public_id, current_device_hash(), number, form.game_version(), form.heads_taken()
+        )
+    except rules.Refusal as unreadable:  # the form's own: text that is not a number
+        found = reads.find_game(public_id, current_device_hash())
+        return _edit_form(found, number, form.typed(), unreadable, status=422)
+    except (
+        saved_game.Refused
+    ) as refused:  # changed since the form was opened, or heads that cannot be
+        status = 409 if isinstance(refused, saved_game.GameChanged) else 422
+        return _edit_form(refused.game, number, form.typed(), refused.refusal, status=status)
+    flash(_("Manche %(number)s modifiée.", number=number), "info")
+    return redirect(url_for("game.game", public_id=public_id), 303)
+
+
+def _edit_form(
+    found: saved_game.SavedGame,
+    number: int,
+    typed: list[str],
+    refusal: rules.Refusal | None = None,
+    status: int = 200,
+) -> tuple[str, int]:
+    page = render_template(
+        "game/edit_round.html",
+        game=found,
+        sheet=found.scoresheet,
+        number=number,
+        typed=typed,
+        refusal=shown(refusal),
+        focus_entry=True,
+    )
+    return page, status
+
+
+def _refused(
+    found: saved_game.SavedGame,
+    refusal: rules.Refusal,
+    typed: list[str],
+    sent: int | None,
+    status: int = 422,
+) -> tuple[str, int]:
+    """Show a refused round again with what is wrong and every value typed; the refusal names
+    the round as it was sent (the form may now be for another: recorded elsewhere meanwhile)."""
+    page = game_page(found, typed=typed, refusal=shown(refusal), refused_number=sent)
+    return page, status

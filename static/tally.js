@@ -1,0 +1,28 @@
+// Counting rounds as the server will, from the rules the page carries as data (app/rules/
+// scoreboard.py's offline_rules): no rule of any game is written here, only how the declared
+// values combine. static/waiting.js uses it for the rounds that wait for the network;
+// tests/e2e/test_tally.py plays the same rounds through it and through app.rules.
+"use strict";
+
+window.sqpTally = (rules, startTotals, rounds) => {
+  const totals = startTotals.map((start, seat) => rounds.reduce((sum, scores) => sum + (scores[seat] || 0), start));
+  const better = rules.best === "highest" ? (a, b) => a > b : (a, b) => a < b;
+  const best = totals.reduce((top, total) => (better(total, top) ? total : top), totals[0]);
+  const played = rules.played + rounds.length;
+  const spare = totals.map((total) => (rules.lastAllowed === null ? null : rules.lastAllowed - total));
+  const over = rules.roundCount !== null ? played >= rules.roundCount : spare.some((left) => left < 0);
+  const leaders = played ? totals.flatMap((total, seat) => (total === best ? [seat] : [])) : [];
+  // Within `close` of the end, a row warns, in the words the server wrote for each margin from
+  // -1 (the end reached) up to `close`, translated.
+  const close = spare.map((left) => left !== null && left <= rules.close);
+  return {
+    totals,
+    ranks: totals.map((total) => 1 + totals.filter((other) => better(other, total)).length),
+    leaders,
+    spare,
+    close,
+    warnings: spare.map((left, seat) => (close[seat] ? rules.warnings[Math.max(left, -1) + 1] : null)),
+    over,
+    winners: over ? leaders : [],
+  };
+};

@@ -1,0 +1,85 @@
+"""The page's counting (static/tally.js, fed by app.rules' offline_rules) agrees with app.rules
+for every end rule and the pro deck: the same rounds played through both (issue 31, point 2)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from app import rules
+from app.rules.scoreboard import offline_rules, offline_warnings
+
+TALLY = Path(__file__).resolve().parents[2] / "static" / "tally.js"
+
+
+@pytest.fixture(scope="module")
+def tally_page(browser):
+    page = browser.new_page()
+    page.set_content("<!doctype html><title>tally</title>")
+    page.add_script_tag(path=str(TALLY))
+    yield page
+    page.close()
+
+
+@st.composite
+def games(draw):
+    """A sheet of valid rounds under any end rule, and how many of them already reached the
+    server (the rest wait)."""
+    players = tuple(f"P{seat}" for seat in range(draw(st.integers(2, 10))))
+    end = draw(st.sampled_from(list(rules.EndRule)))
+    pro = draw(st.booleans())
+    if end is rules.EndRule.ROUNDS:
+        game_rules = rules.GameRules(end=end, round_count=draw(st.integers(1, 6)), pro=pro)
+    else:
+        game_rules = rules.GameRules(end=end, limit=draw(st.integers(10, 80)), pro=pro)
+    most = rules.max_heads_for_player(len(players), pro)
+    sheet = rules.Scoresheet(players, (), game_rules)
+    for _ in range(draw(st.integers(0, 6))):
+        if sheet.is_over:
+            break
+        heads = draw(st.lists(st.integers(0, most), min_size=len(players), max_size=len(players)))
+        try:
+            sheet = sheet.with_round(sheet.check_round(heads))
+        except rules.Refusal:
+            continue
+    return sheet, draw(st.integers(0, len(sheet.rounds)))
+
+
+def _sheet(end: str, limit: int, *rounds: tuple[int, ...], count: int | None = None, pro=False):
+    game_rules = rules.GameRules(end=rules.EndRule(end), limit=limit, round_count=count, pro=pro)
+    return rules.Scoresheet(("Alice", "Bruno", "Chloé"), rounds, game_rules)
+
+
+@settings(max_examples=150, deadline=None)
+@given(games())
+@example((_sheet("above", 66, (40, 3, 3), (26, 1, 2)), 1))  # exactly 66 plays on
+@example((_sheet("above", 66, (40, 3, 3), (27, 1, 2)), 0))  # 67 ends it
+@example((_sheet("at_or_above", 66, (40, 3, 3), (26, 1, 2)), 1))  # « 66 ou plus »
+@example((_sheet("above", 66, (10, 3, 3), (3, 10, 10)), 1))  # a tie for the lead
+@example((_sheet("rounds", 66, (10, 3, 3), (1, 10, 10), count=2), 1))
+@example((_sheet("above", 30, (20, 3, 30), pro=True), 0))
+def test_the_page_counts_waiting_rounds_as_the_rules_do(tally_page, game):
+    sheet, sent = game
+    before = rules.Scoresheet(sheet.players, sheet.rounds[:sent], sheet.rules)
+    # The page's data (app/web/filters.py's offline_counting), its words in French.
+    data = offline_rules(sheet.rules, sent) | {
+        "warnings": list(map(str, offline_warnings(sheet.rules)))
+    }
+    counted = tally_page.evaluate(
+        "([data, start, rounds]) => window.sqpTally(data, start, rounds)",
+        [json.loads(json.dumps(data)), before.totals, [list(r) for r in sheet.rounds[sent:]]],
+    )
+    lines = sheet.standings
+    assert counted["totals"] == sheet.totals
+    assert counted["leaders"] == sorted(sheet.leaders)
+    assert counted["over"] == sheet.is_over
+    assert counted["winners"] == sorted(sheet.winners)
+    assert counted["spare"] == [line.spare for line in lines]
+    assert counted["close"] == [line.warning is not None for line in lines]
+    assert counted["warnings"] == [line.warning and str(line.warning) for line in lines]
+    if sheet.rounds:
+        assert counted["ranks"] == [line.rank for line in lines]

@@ -48,10 +48,10 @@ def font(size: int, bold: bool = False, face: int = 0) -> ImageFont.FreeTypeFont
 @lru_cache(maxsize=len(FACES))
 def _coverage(face: int) -> frozenset[int]:
     """Return the code points a face has a glyph for (read once, when a text first needs it)."""
-    faces = TTFont(FONTS / FACES[face][0], lazy=True)
+    opened = TTFont(FONTS / FACES[face][0], lazy=True)
     # Glyphs by number, not their names: reading the CJK font's 12,000 names took 250 ms.
-    faces.setGlyphOrder([str(glyph) for glyph in range(faces["maxp"].numGlyphs)])
-    return frozenset(faces["cmap"].getBestCmap())
+    opened.setGlyphOrder([str(glyph) for glyph in range(opened["maxp"].numGlyphs)])
+    return frozenset(opened["cmap"].getBestCmap())
 
 
 @lru_cache(maxsize=4096)

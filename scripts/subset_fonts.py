@@ -6,8 +6,8 @@ packages: the scripts DejaVu Sans lacks, in a few MB (app/web/result_type.py, FA
 
 Thai and Arabic (U+FDFD) are copied whole; the CJK font is cut to the characters of everyday names
 (all GB 2312 hanzi, JIS level 1 kanji, the 2,350 hangul of KS X 1001, Big5's frequent hanzi, kana:
-12,072 characters, 2.5 MB of the package's 20 MB); Symbola (monochrome, Unicode 9) to the emoji DejaVu lacks,
-which Noto Color Emoji has (bitmaps Pillow draws at one size only, 10 MB).
+12,072 characters, 2.5 MB of the package's 20 MB); Symbola (monochrome, Unicode 9) to the emoji
+DejaVu lacks that Noto Color Emoji has (bitmaps Pillow draws at one size only, 10 MB).
 """
 
 from __future__ import annotations

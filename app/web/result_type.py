@@ -4,9 +4,9 @@ assumed), the width of a text, and how a text wraps and shrinks to fit its room
 
 A name may be in any script: each character is drawn with the first of FACES that has a glyph for
 it (DejaVu Sans for Latin, Greek, Cyrillic, Hebrew, Arabic…; then Noto Sans for Thai, for U+FDFD
-and Arabic's ligatures, for Chinese, Japanese and Korean; Symbola for the emoji DejaVu lacks), so a text is
-drawn as runs, one per font, on one baseline. Why these files and not the whole Noto families:
-docs/reliability.md (« The image's fonts »).
+and Arabic's ligatures, for Chinese, Japanese and Korean; Symbola for the emoji DejaVu lacks), so
+a text is drawn as runs, one per font, on one baseline. Why these files and not the whole Noto
+families: docs/reliability.md (« The image's fonts »).
 """
 
 from __future__ import annotations

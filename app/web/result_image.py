@@ -71,6 +71,8 @@ class Text:
         for run_font, run, (x, y) in self.runs():
             ink = run_font.getbbox(run, anchor="ls")
             inks.append(_shifted((int(ink[0]), int(ink[1]), int(ink[2]), int(ink[3])), round(x), y))
+        if not inks:
+            return (round(self.x), self.y, round(self.x), self.y)
         return (
             min(ink[0] for ink in inks),
             min(ink[1] for ink in inks),

@@ -49,7 +49,7 @@ lock: $(VENV)/.uv-$(UV_VERSION)
 
 ## run: serve the counter with gunicorn on SQLite (instance/) or $$DATABASE_URL
 run: $(VENV)/.installed $(COMPILED)
-	$(BIN)/python -m app.platform.banner --upgrade
+	$(BIN)/python -m app --upgrade
 	exec $(BIN)/gunicorn --config gunicorn.conf.py --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile - --no-control-socket "app:create_app()"
 
 ## lint: ruff (lint and format check) and mypy (strict on app/rules.py)

@@ -23,6 +23,7 @@ from app.platform.config import (
 )
 from app.platform.extensions import csrf, db, limiter, migrate
 from app.platform.proxies import TrustedProxyFix
+from app.services import sharing
 from app.web import filters
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -85,7 +86,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     static_files.init_app(app)
     with app.app_context():
         _configure_engine(db.engine)
-        live.init_app(app, db.engine)
+        live.init_app(app, db.engine, read_versions=sharing.live_versions)
 
     from app.platform import installed_app
     from app.web import assistant, errors, follow, game, history, rounds, table

@@ -63,20 +63,7 @@ def print_qr(text: str, out: TextIO = sys.stdout, border: int = 2) -> None:
         out.write(f"  {cells}\033[0m\n")
 
 
-def upgrade_database() -> None:
-    """Apply the migrations as `flask --app app db upgrade` does, in this process: `make run`
-    then starts Python and imports the app once before gunicorn, not twice (about 1 s here)."""
-    from flask_migrate import upgrade
-
-    from app import create_app
-
-    with create_app().app_context():
-        upgrade()
-
-
 def main() -> None:
-    if "--upgrade" in sys.argv[1:]:
-        upgrade_database()
     _ = Translations.load(str(CATALOGS), [terminal_language()]).gettext
     host = os.environ.get("HOST", "0.0.0.0")
     port = os.environ.get("PORT", "8000")

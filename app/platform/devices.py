@@ -8,9 +8,13 @@ key rotation keeps every device's games and its own rate-limit allowance.
 
 import hashlib
 import secrets
+from collections.abc import Callable
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 from flask import Flask, Response, current_app, g, request
 from itsdangerous import BadSignature, Signer
+from werkzeug.exceptions import HTTPException
 
 
 def _hash(token: str) -> str:
@@ -51,28 +55,41 @@ def claim_device() -> str:
     return g.device_hash
 
 
-# What anyone with a follow address may open (app/web/follow.py): read-only, so a follower's
-# phone is given no device token there, nor a session (app/platform/security.py): no identifier
-# for watching. The scorer address's page too (app/web/table.py): a phone gets its token when it
-# joins. And the offline page, which every service worker fetches when it installs.
-FOLLOWER_PAGES = frozenset(
-    {
-        "follow.follow",
-        "follow.live_updates",
-        "follow.result_image",
-        "table.join_page",
-        "installed_app.offline_page",
-    }
-)
+View = TypeVar("View", bound=Callable[..., Any])
+
+
+def no_device_cookie(view: View) -> View:
+    """Mark a view anyone with its address may open, read-only (a follow page, its stream, a
+    scorer address's page: a phone gets its token when it joins; the offline page, which every
+    service worker fetches when it installs): it gives the phone no device token, nor a session
+    (app/platform/security.py): no identifier for watching."""
+    view.no_device_cookie = True  # type: ignore[attr-defined]
+    return view
+
+
+def as_the_page_it_returns_to(view: View) -> View:
+    """Mark a view that only comes back to the page named by its `next` argument (the language
+    switch): it gives a device token only if that page does (a language chosen on a follow
+    page keeps the language alone)."""
+    view.as_the_page_it_returns_to = True  # type: ignore[attr-defined]
+    return view
+
+
+def _view_of(endpoint: str | None) -> Callable[..., Any] | None:
+    return current_app.view_functions.get(endpoint) if endpoint else None
 
 
 def for_a_follower() -> bool:
-    """Whether a follower asks: its follow page, its stream, or a language chosen on that page
-    (which keeps the language alone: app/platform/languages.py)."""
-    if request.endpoint in FOLLOWER_PAGES:
-        return True
-    back_to = request.args.get("next", "")
-    return request.endpoint == "languages.choose_language" and back_to.startswith("/suivre/")
+    """Whether the view asked gives no device token: marked so, or returning to one that is."""
+    view = _view_of(request.endpoint)
+    if getattr(view, "as_the_page_it_returns_to", False):
+        try:
+            adapter = current_app.create_url_adapter(request)
+            endpoint, _ = adapter.match(urlsplit(request.args.get("next", "")).path, "GET")  # type: ignore[union-attr]
+        except HTTPException:  # no page of this site (or one that redirects): no mark either
+            return False
+        view = _view_of(endpoint)
+    return bool(getattr(view, "no_device_cookie", False))
 
 
 def renew_device_cookie(response: Response) -> Response:

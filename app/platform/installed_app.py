@@ -15,6 +15,7 @@ from flask import Blueprint, current_app, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
+from app.platform.devices import no_device_cookie
 from app.platform.languages import current_language
 from app.platform.static_files import asset_url
 
@@ -40,7 +41,7 @@ def _revalidated(body: str, mimetype: str) -> Response:
 @bp.get("/manifest.webmanifest")
 def manifest() -> Response:
     """Describe the app a phone puts on its home screen, in the person's language."""
-    home = url_for("game.home")
+    home = f"{request.script_root}/"  # the app's root: its home page, where the app starts
     body = {
         "id": home,
         "name": gettext("Compteur « 6 qui prend ! »"),
@@ -60,6 +61,7 @@ def manifest() -> Response:
 
 
 @bp.get("/hors-ligne")
+@no_device_cookie
 def offline_page() -> str:
     """Say that a page cannot show without network, and list the games that can (the worker's)."""
     return render_template("installed_app/offline.html")

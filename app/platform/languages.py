@@ -21,6 +21,7 @@ from babel.support import NullTranslations
 from flask import Blueprint, Flask, Response, g, redirect, request
 from flask_babel import Babel, format_timedelta, get_locale, get_translations
 
+from app.platform import devices
 from app.rules.messages import Message, Names
 
 DEFAULT_LANGUAGE = "fr"
@@ -140,6 +141,7 @@ def here() -> str:
 
 
 @bp.get("/langue/<any(fr, en, de):code>")
+@devices.as_the_page_it_returns_to
 def choose_language(code: str):
     """Remember the language chosen and show the same page again in it."""
     response = redirect(same_site_path(request.args.get("next")), 303)

@@ -7,9 +7,9 @@ transaction on PostgreSQL, so the notice leaves only if the write commits, and r
 worker of every replica listening on the same database. Each process keeps one listening
 connection (a thread: a greenlet under gunicorn's gevent workers, where psycopg waits
 cooperatively) and wakes only the streams that follow that game. SQLite has no NOTIFY: there the
-same thread reads the versions (and the count of the table's phones) of the games being followed
-a few times a second (one query, whatever the number of followers),
-which is enough for one machine.
+same thread reads the versions of the games being followed a few times a second (one query,
+whatever the number of followers), which is enough for one machine. That read is the layer
+above's (handed to init_app): the platform knows no table.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from typing import Literal
 
 import sqlalchemy as sa
@@ -30,11 +30,9 @@ from sqlalchemy.orm import Session
 CHANNEL = "partie"
 SQLITE_EVERY = 0.25  # seconds between two looks at the followed games' versions (SQLite only)
 RETRY_AFTER = 1.0  # seconds before listening again when the database connection dropped
-# The columns the SQLite look reads, named here so the platform needs no model (app/storage).
-GAMES = sa.table(
-    "game", sa.column("id"), sa.column("version"), sa.column("follow_token"), sa.column("table_id")
-)
-TABLE_PHONES = sa.table("table_phone", sa.column("table_id"))
+# What the SQLite look reads: for each followed game still there, anything that changes with
+# what its streams show (its version, and whatever else says a change), in one query.
+ReadVersions = Callable[[sa.Connection, list[int]], Mapping[int, Hashable]]
 
 log = logging.getLogger(__name__)
 
@@ -129,15 +127,13 @@ class Watch:
 class Hub:
     """The streams of one process, by game, and the thread that hears about changes."""
 
-    def __init__(self, engine: sa.Engine):
+    def __init__(self, engine: sa.Engine, read_versions: ReadVersions):
         self.engine = engine
+        self.read_versions = read_versions
         self.lock = threading.Lock()
         self.conditions: dict[int, threading.Condition] = {}
         self.watchers: dict[int, int] = {}
         self.stamps: dict[int, int] = {}  # bumped at each change heard of, per game
-        # The last live part drawn for each followed game and language, as (token, version,
-        # event), shared by its followers in this process.
-        self.drawn: dict[tuple[int, str], tuple[str, int, str]] = {}
         self.thread: threading.Thread | None = None
         self.slots = 0  # streams taken (Slot), by every client
         self.by_address: dict[str, int] = {}  # and by client address
@@ -178,8 +174,10 @@ class Hub:
                 if not self.watchers[game_id]:
                     del self.watchers[game_id], self.conditions[game_id]
                     self.stamps.pop(game_id, None)
-                    for key in [key for key in self.drawn if key[0] == game_id]:
-                        del self.drawn[key]
+
+    def watches(self, game_id: int) -> bool:
+        """Whether a stream of this process still follows the game."""
+        return game_id in self.watchers
 
     def changed(self, game_ids: list[int]) -> None:
         """Wake the streams of these games."""
@@ -213,14 +211,7 @@ class Hub:
                 time.sleep(RETRY_AFTER)
 
     def _look(self) -> None:
-        versions: dict[int, tuple[int, str | None, int]] = {}
-        # A phone leaving its table, or removed from it, changes no game: the count of the
-        # table's phones wakes its streams, which look at their rights again.
-        seated = (
-            sa.select(sa.func.count())
-            .where(TABLE_PHONES.c.table_id == GAMES.c.table_id)
-            .scalar_subquery()
-        )
+        versions: dict[int, Hashable] = {}
         while True:
             time.sleep(SQLITE_EVERY)
             followed = list(self.watchers)
@@ -228,17 +219,12 @@ class Hub:
                 continue
             try:
                 with self.engine.connect() as connection:
-                    rows = connection.execute(
-                        sa.select(GAMES.c.id, GAMES.c.version, GAMES.c.follow_token, seated).where(
-                            GAMES.c.id.in_(followed)
-                        )
-                    ).all()
+                    now = self.read_versions(connection, followed)
             except sa.exc.OperationalError:  # the database is busy or gone: look again later
                 continue
-            now = {row[0]: (row[1], row[2], row[3]) for row in rows}
             # A game newly followed is woken once too: it may have changed before its first look.
             self.changed([g for g in followed if now.get(g) != versions.get(g)])
-            versions = {g: now.get(g, (0, None, 0)) for g in followed}
+            versions = {g: now.get(g) for g in followed}
 
 
 def hub() -> Hub:
@@ -257,5 +243,6 @@ def queue_notices(session: Session, game_ids: list[int]) -> None:
         )
 
 
-def init_app(app: Flask, engine: sa.Engine) -> None:
-    app.extensions["live"] = Hub(engine)
+def init_app(app: Flask, engine: sa.Engine, read_versions: ReadVersions) -> None:
+    """Give the app its hub; `read_versions` is how it looks at the followed games on SQLite."""
+    app.extensions["live"] = Hub(engine, read_versions)

@@ -1,6 +1,8 @@
 """Security and cache headers, all set in one place."""
 
+from collections.abc import Callable
 from functools import cache
+from typing import Any, TypeVar
 
 from flask import Flask, Response, current_app, request, session
 from flask.sessions import SecureCookieSessionInterface
@@ -68,17 +70,27 @@ def keep_session(response: Response) -> Response:
     return response
 
 
-def allow_large_imports() -> None:
-    # An import carries a device's whole history (thousands of games): it may be bigger than
-    # any other form. This runs before CSRFProtect reads the form (it is registered first), so
-    # the bigger limit is in force when the body is first parsed.
-    if request.endpoint == "history.import_games":
+View = TypeVar("View", bound=Callable[..., Any])
+
+
+def large_body(view: View) -> View:
+    """Mark a view whose form may be as big as MAX_IMPORT_LENGTH: an import carries a device's
+    whole history (thousands of games), bigger than any other form."""
+    view.large_body = True  # type: ignore[attr-defined]
+    return view
+
+
+def allow_large_bodies() -> None:
+    # This runs before CSRFProtect reads the form (it is registered first), so the bigger limit
+    # is in force when the body is first parsed.
+    view = current_app.view_functions.get(request.endpoint) if request.endpoint else None
+    if getattr(view, "large_body", False):
         request.max_content_length = current_app.config["MAX_IMPORT_LENGTH"]
 
 
 def init_app(app: Flask) -> None:
     """Register the hooks; before CSRFProtect's, so that the body limit is set before it reads."""
     app.session_interface = SessionInterface()
-    app.before_request(allow_large_imports)
+    app.before_request(allow_large_bodies)
     app.after_request(keep_session)
     app.after_request(set_headers)

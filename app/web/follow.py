@@ -10,7 +10,6 @@ polling are in docs/performance.md (« Following »).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 
 from flask import (
@@ -29,8 +28,8 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from app.platform import live, rate_limits
-from app.platform.devices import current_device_hash
-from app.platform.extensions import db, limiter
+from app.platform.devices import current_device_hash, no_device_cookie
+from app.platform.extensions import limiter
 from app.platform.languages import current_language
 from app.services import saved_game, sharing
 from app.web import streams
@@ -43,10 +42,6 @@ bp = Blueprint("follow", __name__)
 # A phone polls every POLL_SECONDS: 30 asks a minute; a table of ten behind one address, 300.
 FOLLOW_LIMIT = "600 per minute"
 POLL_SECONDS = 2.0  # browsers without EventSource only
-HEARTBEAT_SECONDS = 20.0  # on average; well inside proxies' read timeouts (nginx.conf: 1 h)
-# Its own generator: a stream's thread must not move the random module's shared state (tests
-# that replay their draws from it, as Hypothesis does, would see it move under them).
-_spread = random.Random()
 
 
 def _follow_limit() -> str:
@@ -111,6 +106,7 @@ def stop_sharing(public_id: str) -> ResponseReturnValue:
 
 
 @bp.get("/suivre/<token>")
+@no_device_cookie
 @_per_followed_game
 def follow(token: str) -> ResponseReturnValue:
     """Show a shared game read-only; answer 304 when the follower already has this version."""
@@ -133,6 +129,7 @@ def follow(token: str) -> ResponseReturnValue:
 
 
 @bp.get("/suivre/<token>/direct")
+@no_device_cookie
 @_per_followed_game
 def live_updates(token: str) -> ResponseReturnValue:
     """Stream the game's live part each time it changes (Server-Sent Events), until the share
@@ -145,43 +142,31 @@ def live_updates(token: str) -> ResponseReturnValue:
         return _private(slot)
     # The version the follower has: the page's own at first, the last event's after a reconnect.
     known = request.headers.get("Last-Event-ID") or request.args.get("depuis", "")
-    heartbeat = current_app.config.get("FOLLOW_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS)
+    parts, hub = _drawn(), live.hub()
 
-    db.session.close()  # end this read: the stream's own reads must see later commits
+    def look() -> streams.Said | None:
+        try:
+            shown_id, version, event = _event(token, parts)
+        except saved_game.GameNotFound:
+            return None
+        # A rematch took the address on: this stream ends, and the phone's EventSource
+        # reconnects to the new game's (within its retry, 2 s).
+        return streams.Said(version, event, last=shown_id != game_id)
 
     def events() -> Iterator[str]:
-        # At once, so the stream opens before anything changes; reconnect quickly if cut.
-        yield "retry: 2000\n\n"
-        with live.hub().watching(game_id, slot) as watch:
-            seen = known
-            changed = True  # look once at first: the game may have moved since the page was drawn
-            while not watch.gone:
-                if changed:
-                    try:
-                        shown_id, version, event = _event(token)
-                    except saved_game.GameNotFound:
-                        yield "event: fin\ndata: arrêté\n\n"
-                        return
-                    finally:
-                        db.session.close()  # hand the connection back while waiting
-                    if version != seen:
-                        seen = version
-                        yield event
-                    if shown_id != game_id:
-                        # A rematch took the address on: this stream ends, and the phone's
-                        # EventSource reconnects to the new game's (within its retry, 2 s).
-                        return
-                # Only a change heard of is read: waiting and heartbeats never touch the database.
-                # Heartbeats spread at random: streams opened together must not all wake together.
-                changed = watch.wait(heartbeat * _spread.uniform(0.5, 1.5))
-                if not changed and not watch.gone:
-                    # A comment line: finds connections closed by the phone, keeps proxies open.
-                    yield ": toujours là\n\n"
+        try:
+            yield from streams.live_events(
+                game_id, slot, look, known=known, end="event: fin\ndata: arrêté\n\n"
+            )
+        finally:
+            if not hub.watches(game_id):  # its last follower here left: forget its parts
+                parts.pop(game_id, None)
 
     return _private(streams.event_stream(events(), slot))
 
 
 @bp.get("/suivre/<token>/resultat.png")
+@no_device_cookie
 @_per_followed_game
 @rate_limits.drawings
 def result_image(token: str) -> Response:
@@ -197,22 +182,31 @@ def _stopped() -> str:
     return _("Ce lien de suivi n’existe pas, ou le partage de cette partie a été arrêté.")
 
 
-def _event(token: str) -> tuple[int, str, str]:
+# The last live part drawn for each followed game, by language, as (token, version, event):
+# drawn once per version and process however many follow it. Drawing it for each follower
+# instead missed the targets with 2,000 followers (docs/performance.md, « Capacity »).
+Drawn = dict[int, dict[str, tuple[str, int, str]]]
+
+
+def _drawn() -> Drawn:
+    return current_app.extensions.setdefault("followed_parts", {})
+
+
+def _event(token: str, drawn: Drawn) -> tuple[int, str, str]:
     """Return the id of the game shared under the token, its version as the stream names it
     (« game.version »: a rematch's version 2 is not the old game's) and its live part as an
-    event, drawn once per version and process however many follow it (one indexed read when it
-    is drawn already)."""
+    event (one indexed read when it is drawn already)."""
     game_id, version = sharing.followed_version(token)
-    drawn = live.hub().drawn
-    key = (game_id, str(get_locale()))  # followers of one game may read different languages
-    if drawn.get(key, (None, 0))[:2] != (token, version):
+    parts = drawn.setdefault(game_id, {})
+    language = str(get_locale())  # followers of one game may read different languages
+    if parts.get(language, (None, 0))[:2] != (token, version):
         found = sharing.followed_game(token)
         part = _render_follow("follow/_follow.html", token, found, game_id)
         data = "".join(f"data: {line}\n" for line in part.splitlines())
         named = _stream_version(game_id, found.version)
-        drawn[key] = (token, found.version, f"event: partie\nid: {named}\n{data}\n")
+        parts[language] = (token, found.version, f"event: partie\nid: {named}\n{data}\n")
         version = found.version
-    return game_id, _stream_version(game_id, version), drawn[key][2]
+    return game_id, _stream_version(game_id, version), parts[language][2]
 
 
 def _stream_version(game_id: int, version: int) -> str:

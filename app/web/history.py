@@ -21,7 +21,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from app import rules
-from app.platform import rate_limits
+from app.platform import rate_limits, security
 from app.platform.devices import claim_device, current_device_hash
 from app.platform.languages import current_language, translate
 from app.rules import N_
@@ -107,6 +107,7 @@ def _download(body: str, mimetype: str, filename: str) -> Response:
 
 
 @bp.post("/historique/import")
+@security.large_body
 @rate_limits.writes
 @rate_limits.heavy
 def import_games() -> ResponseReturnValue:

@@ -3,8 +3,6 @@ and joined from another phone."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from flask import (
     Blueprint,
     current_app,
@@ -19,10 +17,10 @@ from flask_babel import ngettext
 from werkzeug.wrappers import Response
 
 from app.platform import live, rate_limits
-from app.platform.devices import claim_device, current_device_hash
-from app.platform.extensions import db, limiter
+from app.platform.devices import claim_device, current_device_hash, no_device_cookie
+from app.platform.extensions import limiter
 from app.services import saved_game, tables
-from app.web import follow, streams
+from app.web import streams
 from app.web.errors import render_error
 
 bp = Blueprint("table", __name__)
@@ -94,6 +92,7 @@ def leave(public_id: str) -> ResponseReturnValue:
 
 
 @bp.get("/rejoindre/<token>")
+@no_device_cookie
 @limiter.limit(JOIN_LIMIT, key_func=rate_limits.address)
 def join_page(token: str) -> ResponseReturnValue:
     """Show whose table this is, and « Rejoindre la table » (opening it joins nothing)."""
@@ -124,37 +123,24 @@ def live_version(public_id: str) -> ResponseReturnValue:
     again (static/app.js) — only when nothing is typed in it, so no one's typing is lost."""
     device_hash = current_device_hash()
     try:
-        game_id, version = tables.watched_version(public_id, device_hash)
+        game_id, _version = tables.watched_version(public_id, device_hash)
     except saved_game.GameNotFound:
         return render_error(404)
     slot = streams.take_slot(game_id)
     if not isinstance(slot, live.Slot):  # the page still works: the others' rounds show on a reload
         return slot
-    heartbeat = current_app.config.get("FOLLOW_HEARTBEAT_SECONDS", follow.HEARTBEAT_SECONDS)
-    db.session.close()  # end this read: the stream's own reads must see later commits
 
-    def events() -> Iterator[str]:
-        yield f"retry: 2000\nevent: version\ndata: {version}\n\n"
-        said = version
-        with live.hub().watching(game_id, slot) as watch:
-            while not watch.gone:
-                if watch.wait(heartbeat):
-                    # The rights too: a phone removed from the table (or gone from it in
-                    # another tab) hears no more, as much as when the game is deleted.
-                    try:
-                        _, now = tables.watched_version(public_id, device_hash)
-                    except saved_game.GameNotFound:
-                        yield "event: fin\ndata: fin\n\n"
-                        return
-                    finally:
-                        db.session.close()
-                    if now != said:  # a wake-up can be for nothing new (a first look, a reconnect)
-                        said = now
-                        yield f"event: version\ndata: {now}\n\n"
-                elif not watch.gone:
-                    yield ": toujours là\n\n"
+    def look() -> streams.Said | None:
+        # The rights too: a phone removed from the table (or gone from it in another tab) hears
+        # no more, as much as when the game is deleted.
+        try:
+            _, now = tables.watched_version(public_id, device_hash)
+        except saved_game.GameNotFound:
+            return None
+        return streams.Said(str(now), f"event: version\ndata: {now}\n\n")
 
-    return streams.event_stream(events(), slot)
+    events = streams.live_events(game_id, slot, look, known="", end="event: fin\ndata: fin\n\n")
+    return streams.event_stream(events, slot)
 
 
 def _private(response: Response) -> Response:

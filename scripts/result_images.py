@@ -1,5 +1,5 @@
-"""Draw the shared result's image of two finished games, as a phone gets it, into docs/screenshots/:
-three players, and ten with long names (the layout's hardest case).
+"""Draw the shared result's image of three finished games, as a phone gets it, into docs/screenshots/:
+three players, ten with long names (the layout's hardest case), names in several scripts.
 
 Plays each game through the app's own forms and asks for its image (/parties/<id>/resultat.png),
 on a temporary SQLite database:
@@ -40,6 +40,13 @@ GAMES = {
             "Anne-Sophie",
         ],
         [[3, 7, 12, 9, 4, 5, 8, 10, 2, 6], [10, 9, 8, 7, 6, 5, 4, 3, 2, 61]],
+    ),
+    # Each character in the first font that has it (app/web/result_type.py): CJK, Thai, Arabic's
+    # U+FDFD, emoji.
+    "result-image-any-script.png": (
+        "en",
+        ["王小明", "山田さくら", "김민준", "สมชาย ใจดี", "Zoé 🎲🦄", "\ufdfd", "Ana 李 ไทย 😀"],
+        [[3, 7, 12, 9, 4, 5, 70]],
     ),
 }
 

@@ -1,5 +1,6 @@
 """The shared result as a PNG image (1080 × 1080, the square chat apps show whole), drawn by
-Pillow with the DejaVu Sans shipped in app/web/fonts (no system font is assumed).
+Pillow with the fonts shipped in app/web/fonts (DejaVu Sans, then Noto Sans for the scripts it
+lacks: app/web/result_type.py), no system font assumed.
 
 `layout` places the card's texts (app/web/result_card.py) and nothing else: a name too long for
 its column is drawn smaller, then wrapped at its spaces and hyphens, never cut; when the whole
@@ -15,10 +16,10 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from app.web.result_card import ResultCard
-from app.web.result_type import fit, font, line_height, paragraph, width_of, wrap
+from app.web.result_type import ascent, fit, line_height, paragraph, pieces, width_of, wrap
 
 WIDTH = HEIGHT = 1080
 MARGIN = 64
@@ -36,8 +37,6 @@ CROSSED = (155, 44, 44)
 LARGEST = 1.3  # a few players are drawn larger than ten
 RANK_WIDTH = 90  # at scale 1: room for « 10 »
 TOTAL_WIDTH = 150  # room for « 104 »
-# Texts hang from the font's ascender, not their own ink: « Zoé » and « Ève » share a baseline.
-ANCHORS = {"left": "la", "right": "ra"}
 
 
 @dataclass(frozen=True)
@@ -55,11 +54,31 @@ class Text:
     box: tuple[int, int, int, int]
     align: str = "left"  # or "right": then x is the right edge
 
+    def runs(self) -> list[tuple[ImageFont.FreeTypeFont, str, tuple[float, int]]]:
+        """Return each run's font, text and baseline's start (left, y), as drawn."""
+        # Texts hang from DejaVu's ascender, not their own ink: « Zoé » and « Ève » share a
+        # baseline, and so do the runs of « Zoé 山田 ».
+        left = self.x - (width_of(self.text, self.size, self.bold) if self.align == "right" else 0)
+        baseline = self.y + ascent(self.size, self.bold)
+        return [
+            (run_font, run, (left + start, baseline))
+            for run_font, run, start in pieces(self.text, self.size, self.bold)
+        ]
+
     def bounds(self) -> tuple[int, int, int, int]:
         """Return the ink's box, as Pillow draws this text."""
-        anchor = ANCHORS[self.align]
-        ink = font(self.size, self.bold).getbbox(self.text, anchor=anchor)
-        return _shifted((int(ink[0]), int(ink[1]), int(ink[2]), int(ink[3])), self.x, self.y)
+        inks = []
+        for run_font, run, (x, y) in self.runs():
+            ink = run_font.getbbox(run, anchor="ls")
+            inks.append(_shifted((int(ink[0]), int(ink[1]), int(ink[2]), int(ink[3])), round(x), y))
+        if not inks:
+            return (round(self.x), self.y, round(self.x), self.y)
+        return (
+            min(ink[0] for ink in inks),
+            min(ink[1] for ink in inks),
+            max(ink[2] for ink in inks),
+            max(ink[3] for ink in inks),
+        )
 
 
 @dataclass(frozen=True)
@@ -200,13 +219,9 @@ def _paint(image: Image.Image, text: Text) -> None:
     would otherwise reach over the rows above and below it."""
     left, top, right, bottom = text.box
     ink = Image.new("L", (right - left, bottom - top), 0)
-    ImageDraw.Draw(ink).text(
-        (text.x - left, text.y - top),
-        text.text,
-        font=font(text.size, text.bold),
-        fill=255,
-        anchor=ANCHORS[text.align],
-    )
+    pen = ImageDraw.Draw(ink)
+    for run_font, run, (x, y) in text.runs():
+        pen.text((x - left, y - top), run, font=run_font, fill=255, anchor="ls")
     image.paste(text.colour, (left, top, right, bottom), ink)
 
 

@@ -1,31 +1,101 @@
-"""The type of the shared result's image: its fonts (the DejaVu Sans shipped in app/web/fonts, no
-system font assumed), the width of a text, and how a text wraps and shrinks to fit its room
-(app/web/result_image.py lays them out)."""
+"""The type of the shared result's image: its fonts (shipped in app/web/fonts, no system font
+assumed), the width of a text, and how a text wraps and shrinks to fit its room
+(app/web/result_image.py lays them out).
+
+A name may be in any script: each character is drawn with the first of FACES that has a glyph for
+it (DejaVu Sans for Latin, Greek, Cyrillic, Hebrew, Arabic…; then Noto Sans for Thai, for U+FDFD
+and Arabic's ligatures, for Chinese, Japanese and Korean; Symbola for the emoji DejaVu lacks), so
+a text is drawn as runs, one per font, on one baseline. Why these files and not the whole Noto
+families: docs/reliability.md (« The image's fonts »).
+"""
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
+from fontTools.ttLib import TTFont
 from PIL import ImageFont
 
 FONTS = Path(__file__).parent / "fonts"
-REGULAR, BOLD = "DejaVuSans.ttf", "DejaVuSans-Bold.ttf"
+# (regular, bold) in the order a character looks for its glyph; a face without a bold of its own
+# draws bold text regular (its script stays readable; the winner's row says who won).
+FACES = (
+    ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf"),
+    ("NotoSansThai-Regular.ttf", "NotoSansThai-Bold.ttf"),
+    ("NotoSansArabic-Regular.ttf", "NotoSansArabic-Regular.ttf"),
+    ("NotoSansCJKsc-Everyday.otf", "NotoSansCJKsc-Everyday.otf"),
+    ("Symbola-Emoji.ttf", "Symbola-Emoji.ttf"),
+)
+# Marks, joiners, variation selectors and skin tones belong to the character before them: shaped
+# with it, in its font.
+_CLINGING = {"Mn", "Mc", "Me", "Cf", "Sk"}
 # Break after a space (dropped) or after a hyphen (kept); a no-break space (U+202F, « gagne ! »)
 # never breaks.
 _PIECES = re.compile(r"[^ -]*-|[^ ]+|  *")
 
 
-@lru_cache(maxsize=48)
-def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(str(FONTS / (BOLD if bold else REGULAR)), size)
+# A face at one size costs ~225 kB: the fitting tries a few dozen sizes of DejaVu, and a name in
+# another script a few of its own (with 96 kept, names in five fonts reopened 84 a drawing; 128
+# kept: none, ~25 MB at the most).
+@lru_cache(maxsize=128)
+def font(size: int, bold: bool = False, face: int = 0) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(FONTS / FACES[face][bold]), size)
+
+
+@lru_cache(maxsize=len(FACES))
+def _coverage(face: int) -> frozenset[int]:
+    """Return the code points a face has a glyph for (read once, when a text first needs it)."""
+    opened = TTFont(FONTS / FACES[face][0], lazy=True)
+    # Glyphs by number, not their names: reading the CJK font's 12,000 names took 250 ms.
+    opened.setGlyphOrder([str(glyph) for glyph in range(opened["maxp"].numGlyphs)])
+    return frozenset(opened["cmap"].getBestCmap())
+
+
+@lru_cache(maxsize=4096)
+def _face_of(char: str) -> int:
+    point = ord(char)
+    for face in range(len(FACES)):
+        if point in _coverage(face):
+            return face
+    return 0  # drawn as DejaVu's empty box: no shipped font has it
+
+
+@lru_cache(maxsize=4096)
+def runs(text: str) -> tuple[tuple[int, str], ...]:
+    """Cut a text into runs (face, text), each drawn with one face."""
+    cut: list[tuple[int, str]] = []
+    for char in text:
+        face = _face_of(char)
+        if cut and (face == cut[-1][0] or unicodedata.category(char) in _CLINGING):
+            cut[-1] = (cut[-1][0], cut[-1][1] + char)
+        else:
+            cut.append((face, char))
+    return tuple(cut)
+
+
+def pieces(
+    text: str, size: int, bold: bool = False
+) -> list[tuple[ImageFont.FreeTypeFont, str, float]]:
+    """Return the text's runs as drawn: each run's font, text and distance from the text's left."""
+    placed, left = [], 0.0
+    for face, run in runs(text):
+        placed.append((font(size, bold, face), run, left))
+        left += font(size, bold, face).getlength(run)
+    return placed
+
+
+def ascent(size: int, bold: bool = False) -> int:
+    """Return how far DejaVu's ascender is above the baseline: every run shares that baseline."""
+    return font(size, bold).getmetrics()[0]
 
 
 # The fitting measures the same names and pieces at the same sizes again at each scale it tries.
 @lru_cache(maxsize=4096)
 def width_of(text: str, size: int, bold: bool = False) -> float:
-    return font(size, bold).getlength(text)
+    return sum(font(size, bold, face).getlength(run) for face, run in runs(text))
 
 
 def wrap(text: str, size: int, bold: bool, room: int) -> list[str]:

@@ -7,12 +7,14 @@ import io
 from datetime import datetime
 
 import pytest
+from fontTools.ttLib import TTFont
 from PIL import Image
 
 from app.rules import GameRules, Scoresheet
 from app.services.saved_game import SavedGame
 from app.web.result_card import image_card, result_card
 from app.web.result_image import HEIGHT, WIDTH, draw, layout, png
+from app.web.result_type import pieces
 
 N = "\u202f"
 LONG_TEN = (
@@ -35,6 +37,12 @@ def finished(names, *rounds, game_rules=GameRules()):
     return SavedGame("g1", 4, datetime(2026, 11, 29, 20, 5), sheet)
 
 
+# Chinese, Japanese, Korean, Thai (with its marks), emoji (Unicode 6 and 9), U+FDFD (the widest
+# glyph there is) and a name of several scripts at once.
+ANY_SCRIPT = finished(
+    ["王小明", "山田さくら", "김민준", "สมชาย ใจดี", "Zoé 🎲🦄", "\ufdfd", "Ana 李 ไทย 😀"],
+    [3, 7, 12, 9, 4, 5, 70],
+)
 THREE = finished(["Brice", "Chloé", "Aube"], [5, 9, 30], [10, 10, 40])
 TEN = finished(LONG_TEN, [3, 7, 12, 9, 4, 5, 8, 10, 2, 6], [10, 9, 8, 7, 6, 5, 4, 3, 2, 61])
 
@@ -101,7 +109,9 @@ def whole(lines: list[str]) -> str:
 
 
 @pytest.mark.parametrize("language", ["fr", "en", "de"])
-@pytest.mark.parametrize("game", [THREE, TEN], ids=["3 players", "10 long names"])
+@pytest.mark.parametrize(
+    "game", [THREE, TEN, ANY_SCRIPT], ids=["3 players", "10 long names", "names in any script"]
+)
 def test_the_image_draws_every_text_of_the_card_whole_and_inside_its_room(speaking, language, game):
     with speaking(language):
         card = result_card(game)
@@ -126,6 +136,16 @@ def test_the_image_draws_every_text_of_the_card_whole_and_inside_its_room(speaki
         assert parts.pop(f"total {index}") == [line.total]
         assert parts.pop(f"note {index}", []) == ([line.note] if line.note else [])
     assert parts == {}, "a text drawn that the card does not say"
+
+
+def test_a_name_in_any_script_is_drawn_with_fonts_that_have_its_glyphs(speaking):
+    with speaking("fr"):
+        placed = layout(result_card(ANY_SCRIPT))
+
+    for text in placed.texts:
+        for run_font, run, _left in pieces(text.text, text.size, text.bold):
+            glyphs = TTFont(run_font.path, lazy=True)["cmap"].getBestCmap()
+            assert [char for char in run if ord(char) not in glyphs] == [], text.text
 
 
 def test_rows_never_overlap_each_other_nor_the_facts(speaking):

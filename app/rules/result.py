@@ -155,7 +155,19 @@ def rule_in_force(game_rules: GameRules) -> Message:
 
 
 def rule_sentence(game_rules: GameRules) -> Message:
-    """Say the rule in force in a sentence, for the game page: the end, and who wins."""
+    """Say the rule in force in a sentence, for the game page: the end, who wins, the pro deck."""
+    sentence = _end_sentence(game_rules)
+    if not game_rules.pro:
+        return sentence
+    pro = N_(
+        "Variante pro\u202f: cartes 1 à %(hand)s × joueurs + %(rows)s.",
+        hand=HAND_SIZE,
+        rows=ROWS,
+    )
+    return Message("%(sentence)s %(pro)s", {"sentence": sentence, "pro": pro})
+
+
+def _end_sentence(game_rules: GameRules) -> Message:
     highest = game_rules.best is Best.HIGHEST
     if game_rules.end is EndRule.ROUNDS:
         if highest:
@@ -171,25 +183,16 @@ def rule_sentence(game_rules: GameRules) -> Message:
         )
     if game_rules.game.counts_heads:
         if game_rules.end is EndRule.AT_OR_ABOVE:
-            sentence = N_(
+            return N_(
                 "La partie s’arrête dès qu’un total atteint %(limit)s têtes\u202f; le plus petit "
                 "total gagne.",
                 limit=game_rules.limit,
             )
-        else:
-            sentence = N_(
-                "La partie s’arrête quand un total dépasse %(limit)s têtes\u202f; le plus petit "
-                "total gagne.",
-                limit=game_rules.limit,
-            )
-        if game_rules.pro:
-            pro = N_(
-                "Variante pro\u202f: cartes 1 à %(hand)s × joueurs + %(rows)s.",
-                hand=HAND_SIZE,
-                rows=ROWS,
-            )
-            return Message("%(sentence)s %(pro)s", {"sentence": sentence, "pro": pro})
-        return sentence
+        return N_(
+            "La partie s’arrête quand un total dépasse %(limit)s têtes\u202f; le plus petit "
+            "total gagne.",
+            limit=game_rules.limit,
+        )
     if highest:
         return N_(
             "La partie s’arrête dès qu’un total atteint %(limit)s\u202f; le plus grand total "

@@ -108,3 +108,11 @@ def test_pro_and_66_belong_to_6_qui_prend():
         rules.GameRules.of(SKYJO, pro=True)
     with pytest.raises(rules.Refusal):
         rules.GameRules.of(SKYJO, end=rules.EndRule.ABOVE)
+
+
+def test_the_rule_in_force_says_the_pro_deck_whatever_the_end():
+    for game_rules in (
+        rules.GameRules(pro=True),
+        rules.GameRules(end=rules.EndRule.ROUNDS, round_count=2, pro=True),
+    ):
+        assert "Variante pro" in str(rules.rule_sentence(game_rules))

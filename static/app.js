@@ -94,3 +94,16 @@ document.addEventListener("click", (event) => {
   document.addEventListener("input", catchUp);
   document.addEventListener("visibilitychange", catchUp);
 })();
+
+// The new-game form shows the choices of the game chosen (« Plus de 66 » and « Variante pro »
+// are 6 qui prend's, a name and a winner rule a free game's); without this file every field
+// shows, and those of another game are ignored.
+const showGameChoices = () => {
+  const chosen = document.querySelector("#new-game [name=game]:checked")?.value;
+  for (const part of document.querySelectorAll("#new-game [data-games]")) {
+    part.hidden = !part.dataset.games.split(" ").includes(chosen);
+  }
+};
+document.addEventListener("change", (event) => event.target.name === "game" && showGameChoices());
+document.addEventListener("htmx:after:swap", showGameChoices);
+showGameChoices();

@@ -4,7 +4,16 @@
 // tests/e2e/test_tally.py plays the same rounds through it and through app.rules.
 "use strict";
 
-window.sqpTally = (rules, startTotals, rounds) => {
+window.sqpTally = (rules, startTotals, typed, enders = []) => {
+  // The points of each round: its scores, the ender's doubled where the game says so (Skyjo:
+  // positive and not strictly the lowest of the round).
+  const rounds = typed.map((scores, index) => {
+    const ender = enders[index];
+    if (!rules.doubleEnder || ender == null) return scores;
+    const mine = scores[ender] || 0;
+    const strictlyLowest = scores.every((other, seat) => seat === ender || mine < (other || 0));
+    return mine > 0 && !strictlyLowest ? scores.map((value, seat) => (seat === ender ? 2 * value : value)) : scores;
+  });
   const totals = startTotals.map((start, seat) => rounds.reduce((sum, scores) => sum + (scores[seat] || 0), start));
   const better = rules.best === "highest" ? (a, b) => a > b : (a, b) => a < b;
   const best = totals.reduce((top, total) => (better(total, top) ? total : top), totals[0]);
@@ -16,6 +25,7 @@ window.sqpTally = (rules, startTotals, rounds) => {
   // -1 (the end reached) up to `close`, translated.
   const close = spare.map((left) => left !== null && left <= rules.close);
   return {
+    rounds,
     totals,
     ranks: totals.map((total) => 1 + totals.filter((other) => better(other, total)).length),
     leaders,

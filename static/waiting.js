@@ -41,6 +41,10 @@
   const here = () => read().filter((item) => item.page === page && item.round);
   const same = (a, b) => a.action === b.action && a.number === b.number;
   const headsOf = (item) => item.fields.filter(([name]) => name.startsWith("heads-")).map(([, value]) => Math.trunc(+value) || 0);
+  const enderOf = (item) => {
+    const seat = item.fields.find(([name]) => name === "ended_by")?.[1];
+    return seat ? +seat : null; // « A fini la manche », where the game asks (Skyjo)
+  };
   const roundForm = () => document.getElementById("round-form");
   // The round's fields sit on the scoreboard, tied to the form by form="round-form"; a copy not
   // yet in the page has no form owner, hence a query.
@@ -99,8 +103,8 @@
     if (!board) return "";
     const rules = JSON.parse(board.dataset.rules);
     const rows = [...board.tBodies[0].rows].filter((row) => !row.matches(".row-error"));
-    const rounds = items.map(headsOf);
-    const counted = window.sqpTally(rules, rows.map((row) => +row.querySelector(".total").textContent), rounds);
+    const counted = window.sqpTally(rules, rows.map((row) => +row.querySelector(".total").textContent), items.map(headsOf), items.map(enderOf));
+    const rounds = counted.rounds;
     const crown = (copy.querySelector("#scores .crown") || copy.querySelector("#crown")?.content.firstElementChild)?.cloneNode(true);
     rows.forEach((row, seat) => {
       const total = counted.totals[seat];
@@ -108,7 +112,8 @@
       const cell = row.querySelector(".total");
       cell.textContent = total;
       cell.classList.add("waiting");
-      row.querySelector(".last").textContent = `+${rounds.at(-1)[seat] || 0}`;
+      const last = rounds.at(-1)[seat] || 0;
+      row.querySelector(".last").textContent = last < 0 ? `${last}` : `+${last}`;
       row.classList.toggle("leader", leads);
       const who = row.querySelector(".who");
       who.querySelector(".crown, .rank")?.remove();

@@ -26,7 +26,7 @@ from app.rules.cards import (
     max_heads_for_round,
     row_heads,
 )
-from app.rules.games import GAMES, Best, EndRule, RoundGame, RoundScores, game_of
+from app.rules.games import DEFAULT_GAME, GAMES, Best, EndRule, RoundGame, RoundScores, game_of
 from app.rules.games.six_nimmt import MIN_HEADS_FOR_ROUND
 from app.rules.messages import (
     N_,
@@ -38,6 +38,7 @@ from app.rules.messages import (
 from app.rules.names import (
     MAX_NAME_LENGTH,
     MAX_PLAYERS,
+    MAX_TITLE_LENGTH,
     MIN_PLAYERS,
     is_invisible,
     name_key,
@@ -54,7 +55,7 @@ from app.rules.placement import (
     TurnPlaced,
     place_turn,
 )
-from app.rules.result import Placing, Result, placings, result_of, rule_in_force
+from app.rules.result import Placing, Result, placings, result_of, rule_in_force, rule_sentence
 from app.rules.scoreboard import (
     CLOSE_TO_LIMIT,
     Standing,
@@ -76,7 +77,10 @@ __all__ = [
     "placings",
     "result_of",
     "rule_in_force",
+    "rule_sentence",
     "Best",
+    "DEFAULT_GAME",
+    "MAX_TITLE_LENGTH",
     "GAMES",
     "RoundGame",
     "RoundScores",

@@ -10,6 +10,7 @@ from app.rules.messages import N_, Message, Refusal
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 MAX_NAME_LENGTH = 30
+MAX_TITLE_LENGTH = 40  # a free game's name
 
 
 # Characters that show nothing by themselves: format characters (zero-width spaces and joiners,
@@ -32,10 +33,11 @@ def is_invisible(name: str) -> bool:
     return all(unicodedata.category(char) in _INVISIBLE for char in name)
 
 
-def seat_players(typed: Sequence[str]) -> list[str]:
+def seat_players(typed: Sequence[str], most: int = MAX_PLAYERS) -> list[str]:
     """Return the names that start a game, in seat order, or raise Refusal.
 
-    Blank fields are ignored; the index of each error is the position of the field as typed.
+    Blank fields are ignored; `most` is the game's own most players. The index of each error
+    is the position of the field as typed.
     """
     seated = [(index, " ".join(name.split())) for index, name in enumerate(typed) if name.strip()]
     seat_errors: dict[int, Message] = {}

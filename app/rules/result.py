@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.rules.games import EndRule
+from app.rules.cards import HAND_SIZE, ROWS
+from app.rules.games import Best, EndRule
 from app.rules.messages import N_, Message, Names, Np_
 from app.rules.scoring import GameRules, ranks
 from app.rules.sheet import Scoresheet
@@ -67,23 +68,41 @@ def result_of(sheet: Scoresheet) -> Result | None:
         return None
     placed = placings(sheet)
     winners = [line for line in placed if line.winner]
+    rounds = Np_("%(num)d manche", "%(num)d manches", len(sheet.rounds))
+    headline = _headline(winners, sheet.rules.game.counts_heads)
+    return Result(headline, _ending(sheet, placed), rule_in_force(sheet.rules), rounds, placed)
+
+
+def _headline(winners: list[Placing], heads: bool) -> Message:
     best = winners[0].total
-    if len(winners) == 1:
-        headline = Np_(
+    names = Names(tuple(line.name for line in winners))
+    if len(winners) == 1 and heads:
+        return Np_(
             "%(name)s gagne avec %(num)d tête\u202f!",
             "%(name)s gagne avec %(num)d têtes\u202f!",
             best,
-            name=Names((winners[0].name,)),
+            name=names,
         )
-    else:
-        headline = Np_(
+    if len(winners) == 1:
+        return Np_(
+            "%(name)s gagne avec %(num)d point\u202f!",
+            "%(name)s gagne avec %(num)d points\u202f!",
+            best,
+            name=names,
+        )
+    if heads:
+        return Np_(
             "Victoire partagée\u202f: %(names)s, à égalité avec %(num)d tête.",
             "Victoire partagée\u202f: %(names)s, à égalité avec %(num)d têtes.",
             best,
-            names=Names(tuple(line.name for line in winners)),
+            names=names,
         )
-    rounds = Np_("%(num)d manche", "%(num)d manches", len(sheet.rounds))
-    return Result(headline, _ending(sheet, placed), rule_in_force(sheet.rules), rounds, placed)
+    return Np_(
+        "Victoire partagée\u202f: %(names)s, à égalité avec %(num)d point.",
+        "Victoire partagée\u202f: %(names)s, à égalité avec %(num)d points.",
+        best,
+        names=names,
+    )
 
 
 def _ending(sheet: Scoresheet, placed: tuple[Placing, ...]) -> Message:
@@ -124,6 +143,8 @@ def rule_in_force(game_rules: GameRules) -> Message:
             "Fin\u202f: après %(num)d manches",
             game_rules.round_count or 0,
         )
+    elif not game_rules.game.counts_heads:
+        rule = N_("Fin\u202f: %(limit)s points ou plus", limit=game_rules.limit)
     elif game_rules.end is EndRule.AT_OR_ABOVE:
         rule = N_("Fin\u202f: %(limit)s têtes ou plus", limit=game_rules.limit)
     else:
@@ -131,3 +152,54 @@ def rule_in_force(game_rules: GameRules) -> Message:
     if game_rules.pro:
         return N_("%(rule)s · variante pro", rule=rule)
     return rule
+
+
+def rule_sentence(game_rules: GameRules) -> Message:
+    """Say the rule in force in a sentence, for the game page: the end, who wins, the pro deck."""
+    sentence = _end_sentence(game_rules)
+    if not game_rules.pro:
+        return sentence
+    pro = N_(
+        "Variante pro\u202f: cartes 1 à %(hand)s × joueurs + %(rows)s.",
+        hand=HAND_SIZE,
+        rows=ROWS,
+    )
+    return Message("%(sentence)s %(pro)s", {"sentence": sentence, "pro": pro})
+
+
+def _end_sentence(game_rules: GameRules) -> Message:
+    highest = game_rules.best is Best.HIGHEST
+    if game_rules.end is EndRule.ROUNDS:
+        if highest:
+            return Np_(
+                "La partie dure %(num)d manche\u202f; le plus grand total gagne.",
+                "La partie dure %(num)d manches\u202f; le plus grand total gagne.",
+                game_rules.round_count or 0,
+            )
+        return Np_(
+            "La partie dure %(num)d manche\u202f; le plus petit total gagne.",
+            "La partie dure %(num)d manches\u202f; le plus petit total gagne.",
+            game_rules.round_count or 0,
+        )
+    if game_rules.game.counts_heads:
+        if game_rules.end is EndRule.AT_OR_ABOVE:
+            return N_(
+                "La partie s’arrête dès qu’un total atteint %(limit)s têtes\u202f; le plus petit "
+                "total gagne.",
+                limit=game_rules.limit,
+            )
+        return N_(
+            "La partie s’arrête quand un total dépasse %(limit)s têtes\u202f; le plus petit "
+            "total gagne.",
+            limit=game_rules.limit,
+        )
+    if highest:
+        return N_(
+            "La partie s’arrête dès qu’un total atteint %(limit)s\u202f; le plus grand total "
+            "gagne.",
+            limit=game_rules.limit,
+        )
+    return N_(
+        "La partie s’arrête dès qu’un total atteint %(limit)s\u202f; le plus petit total gagne.",
+        limit=game_rules.limit,
+    )

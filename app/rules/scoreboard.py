@@ -64,6 +64,7 @@ def offline_rules(game_rules: GameRules, played: int) -> dict[str, object]:
         "roundCount": game_rules.round_count if game_rules.end is EndRule.ROUNDS else None,
         "played": played,
         "close": CLOSE_TO_LIMIT,
+        "doubleEnder": game_rules.game.round_ender,  # Skyjo's doubling of who ended a round
     }
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from app.rules.cards import DEFAULT_LIMIT, LIMIT_RANGE, ROUND_COUNT_RANGE
 from app.rules.games import DEFAULT_GAME, Best, EndRule, RoundGame, RoundScores
 from app.rules.messages import N_, Refusal
+from app.rules.names import name_key
 
 
 @dataclass(frozen=True)
@@ -20,9 +21,40 @@ class GameRules:
     limit: int = DEFAULT_LIMIT
     round_count: int | None = None
     pro: bool = False
+    chosen_best: Best | None = None  # a free game's « Qui gagne ? »
+    title: str | None = None  # a free game's « Nom du jeu »
+
+    @classmethod
+    def of(
+        cls,
+        game: RoundGame,
+        *,
+        end: EndRule | None = None,
+        limit: int | None = None,
+        round_count: int | None = None,
+        pro: bool = False,
+        chosen_best: Best | None = None,
+        title: str | None = None,
+    ) -> GameRules:
+        """Return a game's rules: its own end and limit unless the table chose others."""
+        return cls(
+            game,
+            end or game.default_end,
+            limit if limit is not None else game.default_limit or DEFAULT_LIMIT,
+            round_count,
+            pro,
+            chosen_best,
+            title,
+        )
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "end", EndRule(self.end))  # accept "above" as well as the member
+        if self.chosen_best is not None:
+            object.__setattr__(self, "chosen_best", Best(self.chosen_best))
+        if self.end not in self.game.ends:
+            raise Refusal.of(N_("Cette fin de partie n’existe pas pour ce jeu."))
+        if self.pro and not self.game.table_tools:
+            raise Refusal.of(N_("La variante pro est celle de 6 qui prend."))
         if self.end is EndRule.ROUNDS:
             low, high = ROUND_COUNT_RANGE
             if self.round_count is None or not low <= self.round_count <= high:
@@ -54,8 +86,16 @@ class GameRules:
 
     @property
     def best(self) -> Best:
-        """Return which total wins."""
-        return self.game.best or Best.LOWEST
+        """Return which total wins: the game's, or what the table chose for a free game."""
+        return self.game.best or self.chosen_best or Best.LOWEST
+
+    @property
+    def game_id(self) -> str:
+        """Return what tells the games played apart (statistics, BG Stats' `sourceGameId`): the
+        game's key, and a free game's name by its key after it (« libre:yams »)."""
+        if self.title is None:
+            return self.game.key
+        return f"{self.game.key}:{name_key(self.title)}"
 
 
 def check_round(heads_taken: Sequence[int], players: Sequence[str], pro: bool = False) -> list[int]:

@@ -15,21 +15,46 @@ from app.rules.scoring import GameRules, best_seats, totals
 
 @dataclass(frozen=True)
 class Scoresheet:
-    """A game's players, its rounds so far and what follows from them."""
+    """A game's players, its rounds so far (as typed) and what follows from them."""
 
     players: tuple[str, ...]
     rounds: tuple[tuple[int, ...], ...] = ()
     rules: GameRules = field(default_factory=GameRules)
+    enders: tuple[int | None, ...] = ()  # who ended each round, where the game asks (Skyjo)
+
+    def __post_init__(self) -> None:
+        # One per round, None where no one is named: two sheets of the same rounds are equal.
+        missing = len(self.rounds) - len(self.enders)
+        object.__setattr__(self, "enders", (*self.enders[: len(self.rounds)], *[None] * missing))
+
+    def typed(self, index: int) -> RoundScores:
+        """Return round `index` (from 0) as typed, with who ended it."""
+        ender = self.enders[index] if index < len(self.enders) else None
+        return RoundScores(self.rounds[index], ender)
+
+    @cached_property
+    def points(self) -> tuple[tuple[int, ...], ...]:
+        """Return each round's points, in seat order: the scores typed, as the game counts them
+        (Skyjo doubles whoever ended the round, sometimes)."""
+        return tuple(self.rules.game.points(self.typed(index)) for index in range(len(self.rounds)))
+
+    @cached_property
+    def doubled(self) -> tuple[int | None, ...]:
+        """Return, for each round, the seat whose score the game doubled (the sheet's « ×2 »)."""
+        return tuple(
+            self.enders[index] if self.points[index] != self.rounds[index] else None
+            for index in range(len(self.rounds))
+        )
 
     @cached_property
     def totals(self) -> list[int]:
-        return totals(self.rounds, len(self.players))
+        return totals(self.points, len(self.players))
 
     @cached_property
     def running_totals(self) -> list[list[int]]:
         """Return each player's total after each round (one list per round)."""
         running, sums = [], [0] * len(self.players)
-        for heads_taken in self.rounds:
+        for heads_taken in self.points:
             sums = [total + value for total, value in zip(sums, heads_taken, strict=True)]
             running.append(sums)
         return running
@@ -64,31 +89,37 @@ class Scoresheet:
     def standings(self) -> tuple[Standing, ...]:
         """Return the scoreboard's lines, in seat order: total, last round, rank, margin."""
         return standings(
-            self.players, self.rounds[-1] if self.rounds else None, self.totals, self.rules
+            self.players, self.points[-1] if self.points else None, self.totals, self.rules
         )
 
-    def check_round(self, heads_taken: Sequence[int]) -> list[int]:
-        """Return the heads of the next round or raise Refusal."""
+    def check_round(self, scores: Sequence[int], ended_by: int | None = None) -> RoundScores:
+        """Return the next round as typed, checked by the game's rules, or raise Refusal."""
         if self.is_over:
             raise Refusal.of(
-                N_("La partie est terminée : annulez la dernière manche pour la rouvrir.")
+                N_("La partie est terminée\u202f: annulez la dernière manche pour la rouvrir.")
             )
-        typed = RoundScores(tuple(heads_taken))
-        checked = self.rules.game.check_round(typed, self.players, pro=self.rules.pro)
-        return list(self.rules.game.points(checked))
+        typed = RoundScores(tuple(scores), ended_by)
+        return self.rules.game.check_round(typed, self.players, pro=self.rules.pro)
 
-    def with_round(self, heads_taken: Sequence[int]) -> Scoresheet:
-        return Scoresheet(self.players, (*self.rounds, tuple(heads_taken)), self.rules)
+    def _enders(self) -> tuple[int | None, ...]:
+        return tuple(self.typed(index).ended_by for index in range(len(self.rounds)))
 
-    def with_round_replaced(self, number: int, heads_taken: Sequence[int]) -> Scoresheet:
+    def with_round(self, scores: Sequence[int], ended_by: int | None = None) -> Scoresheet:
+        return Scoresheet(
+            self.players, (*self.rounds, tuple(scores)), self.rules, (*self._enders(), ended_by)
+        )
+
+    def with_round_replaced(
+        self, number: int, scores: Sequence[int], ended_by: int | None = None
+    ) -> Scoresheet:
         """Return the sheet with round `number` corrected, or raise Refusal.
 
         A correction may end the game, but only at the last round: had the game ended earlier,
         the rounds after it would never have been played.
         """
-        rounds = list(self.rounds)
-        rounds[number - 1] = tuple(heads_taken)
-        sheet = Scoresheet(self.players, tuple(rounds), self.rules)
+        rounds, enders = list(self.rounds), list(self._enders())
+        rounds[number - 1], enders[number - 1] = tuple(scores), ended_by
+        sheet = Scoresheet(self.players, tuple(rounds), self.rules, tuple(enders))
         for played, running in enumerate(sheet.running_totals[:-1], start=1):
             if self.rules.is_over(running, played):
                 raise Refusal.of(

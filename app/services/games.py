@@ -29,7 +29,7 @@ def start_game(
 
     A creation_key already used by this device returns the game it created (a repeat).
     """
-    names = rules.seat_players(typed_names)
+    names = rules.seat_players(typed_names, game_rules.game.max_players)
     try:
         with UnitOfWork():
             existing = _created_with(device_hash, creation_key) if creation_key else None
@@ -37,6 +37,9 @@ def start_game(
                 return SavedGame.of(existing)
             game = Game(
                 device_hash=device_hash,
+                game=game_rules.game.key,
+                title=game_rules.title,
+                best=game_rules.chosen_best.value if game_rules.chosen_best else None,
                 end_rule=game_rules.end.value,
                 limit=game_rules.limit,
                 round_count=game_rules.round_count,

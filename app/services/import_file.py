@@ -59,10 +59,32 @@ def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _parse_rules(raw: Any) -> rules.GameRules:
+def _parse_game_kind(raw: dict[str, Any]) -> tuple[rules.RoundGame, str | None]:
+    """Return the game a record was played at (« 6 qui prend ! » in files from before there were
+    others) and, for a free game, its name."""
+    key = raw.get("game", rules.DEFAULT_GAME.key)
+    if not isinstance(key, str) or key not in rules.GAMES:
+        raise rules.Refusal.of(N_("jeu inconnu (%(game)s)", game=_printable(repr(key)[:40])))
+    game = rules.game_of(key)
+    if game.best is not None:
+        return game, None
+    title = raw.get("title")
+    # As the new-game form reads « Nom du jeu »: spaces run together.
+    title = " ".join(title.split()) if isinstance(title, str) else ""
+    if not title or len(title) > rules.MAX_TITLE_LENGTH:
+        raise rules.Refusal.of(
+            N_(
+                "partie libre sans nom de jeu (%(most)s caractères au plus)",
+                most=rules.MAX_TITLE_LENGTH,
+            )
+        )
+    return game, title
+
+
+def _parse_rules(raw: Any, game: rules.RoundGame, title: str | None) -> rules.GameRules:
     if not isinstance(raw, dict):
         raise rules.Refusal.of(N_("règles absentes"))
-    limit = raw.get("limit", rules.DEFAULT_LIMIT)
+    limit = raw.get("limit", game.default_limit or rules.DEFAULT_LIMIT)
     round_count = raw.get("round_count")
     pro = raw.get("pro", False)
     if not _whole(limit) or not (round_count is None or _whole(round_count)):
@@ -72,16 +94,43 @@ def _parse_rules(raw: Any) -> rules.GameRules:
     if not isinstance(pro, bool):
         raise rules.Refusal.of(N_("règles invalides : « pro » vaut true ou false"))
     try:
-        end = rules.EndRule(raw.get("end", "above"))
+        end = rules.EndRule(raw.get("end", game.default_end.value))
     except ValueError:
         raise rules.Refusal.of(N_("règles invalides : fin de partie inconnue")) from None
+    best = None
+    if game.best is None:  # a free game says which total wins
+        try:
+            best = rules.Best(raw.get("best", rules.Best.LOWEST.value))
+        except ValueError:
+            raise rules.Refusal.of(
+                N_("règles invalides : « best » vaut « lowest » ou « highest »")
+            ) from None
     try:
-        return rules.GameRules(end=end, limit=limit, round_count=round_count, pro=pro)
+        return rules.GameRules(
+            game=game,
+            end=end,
+            limit=limit,
+            round_count=round_count,
+            pro=pro,
+            chosen_best=best,
+            title=title,
+        )
     except rules.Refusal as refusal:
         why = _reasons(refusal)
         raise rules.Refusal.of(
             N_("règles de fin de partie invalides : %(why)s", why=why)
         ) from refusal
+
+
+def _parse_enders(raw: dict[str, Any], rounds: list[Any]) -> list[Any]:
+    """Return who ended each round (Skyjo's « A fini la manche »), None where the file says
+    nobody; the game's own rules then say whether a round needs one."""
+    enders = raw.get("ended_by", [None] * len(rounds))
+    if not isinstance(enders, list) or len(enders) != len(rounds):
+        raise rules.Refusal.of(N_("« ended_by » : il faut une place (ou null) par manche"))
+    if not all(ender is None or _whole(ender) for ender in enders):
+        raise rules.Refusal.of(N_("« ended_by » : une place est un entier, à partir de 0"))
+    return enders
 
 
 def _parse_game(raw: Any) -> ImportedGame:
@@ -92,12 +141,12 @@ def _parse_game(raw: Any) -> ImportedGame:
     if not isinstance(origin, str) or not 1 <= len(origin) <= 64 or not origin.isprintable():
         raise rules.Refusal.of(N_("identifiant absent ou invalide"))
     created = _parse_time(raw.get("created_at"))
-    game_rules = _parse_rules(raw.get("rules"))
+    game_rules = _parse_rules(raw.get("rules"), *_parse_game_kind(raw))
     names = raw.get("players")
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise rules.Refusal.of(N_("liste de joueurs invalide"))
     try:
-        players = rules.seat_players(names)
+        players = rules.seat_players(names, game_rules.game.max_players)
     except rules.Refusal as refusal:
         why = _reasons(refusal)
         raise rules.Refusal.of(N_("joueurs invalides : %(why)s", why=why)) from refusal
@@ -106,8 +155,9 @@ def _parse_game(raw: Any) -> ImportedGame:
     rounds = raw.get("rounds")
     if not isinstance(rounds, list):
         raise rules.Refusal.of(N_("liste des manches invalide"))
+    enders = _parse_enders(raw, rounds)
     sheet = rules.Scoresheet(tuple(players), (), game_rules)
-    for number, heads in enumerate(rounds, start=1):
+    for number, (heads, ender) in enumerate(zip(rounds, enders, strict=True), start=1):
         if not isinstance(heads, list) or len(heads) != len(players) or not all(map(_whole, heads)):
             raise rules.Refusal.of(
                 N_("manche %(number)s : il faut un nombre entier par joueur", number=number)
@@ -117,13 +167,13 @@ def _parse_game(raw: Any) -> ImportedGame:
                 N_("manche %(number)s : la partie était déjà terminée", number=number)
             )
         try:
-            checked = sheet.check_round(heads)
+            checked = sheet.check_round(heads, ender)
         except rules.Refusal as refusal:
             why = _reasons(refusal)
             raise rules.Refusal.of(
                 N_("manche %(number)s : %(why)s", number=number, why=why)
             ) from refusal
-        sheet = sheet.with_round(checked)
+        sheet = sheet.with_round(checked.scores, checked.ended_by)
     return ImportedGame(origin, created, sheet)
 
 

@@ -60,6 +60,11 @@ def import_games(
                     "device_hash": device_hash,
                     "origin_id": game.origin_id,
                     "created_at": game.created_at,
+                    "game": game.sheet.rules.game.key,
+                    "title": game.sheet.rules.title,
+                    "best": game.sheet.rules.chosen_best.value
+                    if game.sheet.rules.chosen_best
+                    else None,
                     "end_rule": game.sheet.rules.end.value,
                     "head_limit": game.sheet.rules.limit,
                     "round_count": game.sheet.rules.round_count,
@@ -78,9 +83,15 @@ def import_games(
         )
         rounds = [
             # No date: an imported round was not recorded now (its game then says no length).
-            {"game_id": game_id, "number": number, "heads": list(heads), "recorded_at": None}
+            {
+                "game_id": game_id,
+                "number": number + 1,
+                "heads": list(heads),
+                "ended_by": game.sheet.enders[number],
+                "recorded_at": None,
+            }
             for game_id, game in zip(game_ids, fresh, strict=True)
-            for number, heads in enumerate(game.sheet.rounds, start=1)
+            for number, heads in enumerate(game.sheet.rounds)
         ]
         if rounds:
             db.session.execute(insert(_table(Round)), rounds)

@@ -32,6 +32,9 @@ _SHOWN = (
     Game.public_id,
     Game.version,
     Game.created_at,
+    Game.game,
+    Game.title,
+    Game.best,
     Game.end_rule,
     Game.limit,
     Game.round_count,
@@ -41,6 +44,7 @@ _SHOWN = (
     Game.table_id,
     Game.device_hash,
     Round.heads,
+    Round.ended_by,
     Round.recorded_at,
 )
 
@@ -69,7 +73,9 @@ def read_game(
     names = db.session.scalars(
         select(Player.name).where(Player.game_id == first.id).order_by(Player.seat)
     ).all()
-    rounds = [row.heads for row in rows if row.heads is not None]
+    rounds = [
+        rules.RoundScores(tuple(row.heads), row.ended_by) for row in rows if row.heads is not None
+    ]
     table = first if with_rows and first.starts is not None else None
     return SavedGame.frozen(first, names, rounds, rows[-1].recorded_at), table
 
@@ -146,15 +152,15 @@ def all_games(device_hash: str | None) -> list[SavedGame]:
     ):
         names[game_id].append(name)
     rows = db.session.execute(
-        select(Round.game_id, cast_as(Round.heads, Text), Round.recorded_at)
+        select(Round.game_id, cast_as(Round.heads, Text), Round.recorded_at, Round.ended_by)
         .where(Round.game_id.in_(reachable))
         .order_by(Round.game_id, Round.number)
     ).all()
     # The heads as one JSON document: one decoding, not one per round (half the time).
     every_heads = json.loads("[" + ",".join(row[1] for row in rows) + "]")
-    rounds: dict[int, list[Any]] = defaultdict(list)  # each game's (heads, recorded_at)
-    for (game_id, _, recorded_at), heads in zip(rows, every_heads, strict=True):
-        rounds[game_id].append((heads, recorded_at))
+    rounds: dict[int, list[Any]] = defaultdict(list)  # each game's (round, recorded_at)
+    for (game_id, _, recorded_at, ended_by), heads in zip(rows, every_heads, strict=True):
+        rounds[game_id].append((rules.RoundScores(tuple(heads), ended_by), recorded_at))
     found = db.session.execute(
         select(*_SHOWN[: _SHOWN.index(Round.heads)])
         .where(reachable_by(device_hash))
@@ -164,7 +170,7 @@ def all_games(device_hash: str | None) -> list[SavedGame]:
         SavedGame.frozen(
             game,
             names[game.id],
-            [heads for heads, _ in rounds[game.id]],
+            [typed for typed, _ in rounds[game.id]],
             rounds[game.id][-1][1] if rounds[game.id] else None,
         )
         for game in found

@@ -21,12 +21,7 @@ from app import rules
 from app.services.saved_game import SavedGame
 
 BGSTATS_CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html"
-# The game as BoardGameGeek names it (bgg id 432): BG Stats matches it by that id.
-BGSTATS_GAME = {"name": "6 nimmt!", "bggId": 432, "highestWins": False, "noPoints": False}
 SOURCE_NAME = "Compteur 6 qui prend !"  # BG Stats sets the play's location to its source
-# BG Stats' `sourceGameId` names the board game in the source app (one here: « 6 qui prend ! »),
-# so that the game it was matched with once is found again; the play itself is `sourcePlayId`.
-SOURCE_GAME_ID = "6-qui-prend"
 PLAY_DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
 
 
@@ -50,7 +45,7 @@ def bgstats_play(game: SavedGame, zone: tzinfo, comments: str | None = None) -> 
     play: dict[str, Any] = {
         "sourceName": SOURCE_NAME,
         "sourcePlayId": game.public_id,
-        "game": {**BGSTATS_GAME, "sourceGameId": SOURCE_GAME_ID},
+        "game": bgstats_game(game.scoresheet.rules),
         "playDate": started.strftime(PLAY_DATE_FORMAT),
         "players": [
             {
@@ -76,6 +71,24 @@ def bgstats_play(game: SavedGame, zone: tzinfo, comments: str | None = None) -> 
     if comments:
         play["comments"] = comments
     return play
+
+
+def bgstats_game(game_rules: rules.GameRules) -> dict[str, Any]:
+    """Return the game of a play as BG Stats matches it: by BoardGameGeek's id where the game has
+    one (« 6 nimmt! » 432, Skyjo, Flip 7), a free game by the name the table typed.
+
+    `sourceGameId` names the game in this counter, the same for every play of it, so that the
+    game BG Stats matched it with once is found again (the play itself is `sourcePlayId`)."""
+    game = game_rules.game
+    said: dict[str, Any] = {"name": game.bgstats_name or game_rules.title or ""}
+    if game.bgg_id is not None:
+        said["bggId"] = game.bgg_id
+    return {
+        **said,
+        "highestWins": game_rules.best is rules.Best.HIGHEST,
+        "noPoints": False,
+        "sourceGameId": game_rules.game_id,
+    }
 
 
 def _in_seats(lines: Sequence[rules.Placing]) -> list[rules.Placing]:

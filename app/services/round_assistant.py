@@ -20,7 +20,7 @@ from app import rules
 from app.platform.extensions import db
 from app.services.access import load_game  # a write's load, lock included
 from app.services.reads import read_game, rows_round_of
-from app.services.saved_game import SavedGame
+from app.services.saved_game import GameNotFound, SavedGame
 from app.services.unit_of_work import UnitOfWork
 from app.storage.models import Game, RowsRoundState
 
@@ -81,6 +81,8 @@ def _state_of(game: Game) -> RowsRoundState | None:
 
 def _assistant(game: SavedGame, state: RowsRoundState | Row[Any] | None) -> Assistant:
     sheet = game.scoresheet
+    if not sheet.rules.game.table_tools:  # the assistant places 6 qui prend's cards only
+        raise GameNotFound(game.public_id)
     if state is None:
         return Assistant(game, None)
     rows_round = rows_round_of(state, len(sheet.players))
@@ -98,7 +100,8 @@ def _assistant(game: SavedGame, state: RowsRoundState | Row[Any] | None) -> Assi
 
 
 def assistant(public_id: str, device_hash: str | None) -> Assistant:
-    """Return the assistant's round for the device's game, or raise GameNotFound."""
+    """Return the assistant's round for the device's game, or raise GameNotFound (also for a
+    game that is not « 6 qui prend ! »)."""
     return _assistant(*read_game(public_id, device_hash, with_rows=True))
 
 

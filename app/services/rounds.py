@@ -9,6 +9,7 @@ app/services/saved_game.py, carrying the game as it stands: the unit rolls back 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
@@ -32,7 +33,11 @@ ALREADY_RESTORED = N_("Cette manche était déjà rétablie : voici la feuille
 
 
 def record_round(
-    public_id: str, device_hash: str | None, number: int | None, heads_taken: Sequence[int]
+    public_id: str,
+    device_hash: str | None,
+    number: int | None,
+    heads_taken: Sequence[int],
+    ended_by: int | None = None,
 ) -> SavedGame:
     """Record round `number` of the device's game; return the game as it now stands.
 
@@ -51,7 +56,8 @@ def record_round(
             )
             raise RoundRefused(before, rules.Refusal.of(unnumbered))
         if number < sheet.next_round:
-            if number >= 1 and list(sheet.rounds[number - 1]) != list(heads_taken):
+            typed = rules.RoundScores(tuple(heads_taken), ended_by)
+            if number >= 1 and sheet.typed(number - 1) != typed:
                 # Not a repeat: another phone or tab recorded this round with other heads.
                 taken = _recorded_since(number, sheet.next_round)
                 raise SheetChanged(before, rules.Refusal.of(taken))
@@ -59,10 +65,12 @@ def record_round(
         if number > sheet.next_round:
             raise SheetChanged(before, rules.Refusal.of(_cancelled_since(sheet.next_round, number)))
         try:
-            checked = sheet.check_round(heads_taken)
+            checked = sheet.check_round(heads_taken, ended_by)
         except rules.Refusal as refusal:
             raise RoundRefused(before, refusal) from refusal
-        game.rounds.append(Round(number=number, heads=checked))
+        game.rounds.append(
+            Round(number=number, heads=list(checked.scores), ended_by=checked.ended_by)
+        )
         game.cancelled_rounds = None  # a new round by hand: the cancelled ones are no longer next
         try:
             db.session.flush()
@@ -127,7 +135,10 @@ def cancel_round(public_id: str, device_hash: str | None, number: int | None) ->
             raise StaleRound(SavedGame.of(game), rules.Refusal.of(message))
         cancelled = game.rounds.pop()
         # A new list, not an append: the JSON column only notices a new value.
-        game.cancelled_rounds = [*(game.cancelled_rounds or []), list(cancelled.heads)]
+        kept: list[int] | dict[str, Any] = list(cancelled.heads)
+        if cancelled.ended_by is not None:
+            kept = {"scores": kept, "ended_by": cancelled.ended_by}
+        game.cancelled_rounds = [*(game.cancelled_rounds or []), kept]
         db.session.delete(cancelled)
         return _changed(work, game)
 
@@ -145,11 +156,19 @@ def restore_round(public_id: str, device_hash: str | None, number: int | None) -
         if number is None or number != before.restorable:
             raise StaleRound(before, rules.Refusal.of(ALREADY_RESTORED))
         stack = list(game.cancelled_rounds or [])
-        heads_taken = stack.pop()
+        kept = stack.pop()
+        typed = (
+            rules.RoundScores(tuple(kept["scores"]), kept["ended_by"])
+            if isinstance(kept, dict)
+            else rules.RoundScores(tuple(kept))
+        )
         if before.scoresheet.is_over:  # the heads were a round once: only the end stands in the way
             ended = N_("La partie est terminée : rien n’a été rétabli.")
             raise RoundRefused(before, rules.Refusal.of(ended))
-        game.rounds.append(Round(number=number, heads=before.scoresheet.check_round(heads_taken)))
+        checked = before.scoresheet.check_round(typed.scores, typed.ended_by)
+        game.rounds.append(
+            Round(number=number, heads=list(checked.scores), ended_by=checked.ended_by)
+        )
         game.cancelled_rounds = stack or None
         try:
             db.session.flush()
@@ -170,6 +189,7 @@ def edit_round(
     number: int,
     version: int | None,
     heads_taken: Sequence[int],
+    ended_by: int | None = None,
 ) -> SavedGame:
     """Replace the heads of round `number`, checked like a new round; return the game as it now
     stands. The end follows: an edit can end the game or reopen it.
@@ -187,11 +207,13 @@ def edit_round(
         if version != game.version:
             raise GameChanged(before, rules.Refusal.of(GAME_CHANGED))
         try:
-            checked = rules.check_round(heads_taken, sheet.players, sheet.rules.pro)
-            sheet.with_round_replaced(number, checked)
+            typed = rules.RoundScores(tuple(heads_taken), ended_by)
+            checked = sheet.rules.game.check_round(typed, sheet.players, pro=sheet.rules.pro)
+            sheet.with_round_replaced(number, checked.scores, checked.ended_by)
         except rules.Refusal as refusal:
             raise RoundRefused(before, refusal) from refusal
-        game.rounds[number - 1].heads = checked
+        game.rounds[number - 1].heads = list(checked.scores)
+        game.rounds[number - 1].ended_by = checked.ended_by
         return _changed(work, game)
 
 
@@ -201,3 +223,7 @@ def _changed(work: UnitOfWork, game: Game) -> SavedGame:
     db.session.flush()
     work.announce(game)
     return SavedGame.of(game)
+
+
+def _stored(number: int, checked: rules.RoundScores) -> Round:
+    return Round(number=number, heads=list(checked.scores), ended_by=checked.ended_by)

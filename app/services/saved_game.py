@@ -34,28 +34,35 @@ class SavedGame:
     def of(cls, game: Game) -> SavedGame:
         """Freeze a game loaded with its players and rounds (ORM objects: what services write)."""
         last = game.rounds[-1].recorded_at if game.rounds else None
-        return cls.frozen(
-            game, [player.name for player in game.players], [r.heads for r in game.rounds], last
-        )
+        rounds = [rules.RoundScores(tuple(r.heads), r.ended_by) for r in game.rounds]
+        return cls.frozen(game, [player.name for player in game.players], rounds, last)
 
     @classmethod
     def frozen(
         cls,
         game: Game | Row[Any],
         names: Sequence[str],
-        rounds: Sequence[Sequence[int]],
+        rounds: Sequence[rules.RoundScores],
         played_until: datetime | None = None,
     ) -> SavedGame:
         """Freeze a game's columns, its players' names in seat order, its rounds in order and when
         the last one was recorded: the one path from stored rows to a game, whether they were read
         as objects or as rows."""
         game_rules = rules.GameRules(
+            game=rules.game_of(game.game),
             end=rules.EndRule(game.end_rule),
             limit=game.limit,
             round_count=game.round_count,
             pro=game.pro,
+            chosen_best=rules.Best(game.best) if game.best else None,
+            title=game.title,
         )
-        sheet = rules.Scoresheet(tuple(names), tuple(tuple(heads) for heads in rounds), game_rules)
+        sheet = rules.Scoresheet(
+            tuple(names),
+            tuple(typed.scores for typed in rounds),
+            game_rules,
+            tuple(typed.ended_by for typed in rounds),
+        )
         restorable = len(rounds) + 1 if game.cancelled_rounds else None
         return cls(
             game.public_id,

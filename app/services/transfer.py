@@ -43,6 +43,7 @@ Translate = Callable[[Message], str]
 
 ROUND = N_("Manche")
 GAME = N_("Partie")
+GAME_NAME = N_("Nom du jeu")
 DATE = N_("Date")
 
 
@@ -52,20 +53,29 @@ def _iso(moment: datetime | None) -> str | None:
 
 def game_record(game: ExportedGame) -> dict[str, Any]:
     sheet = game.scoresheet
-    return {
+    game_rules = sheet.rules
+    record: dict[str, Any] = {
         "id": game.origin_id or game.public_id,
         "created_at": _iso(game.created_at),
-        "rules": {
-            "end": sheet.rules.end.value,
-            "limit": sheet.rules.limit,
-            "round_count": sheet.rules.round_count,
-            "pro": sheet.rules.pro,
-        },
-        "players": list(sheet.players),
-        "rounds": [list(heads) for heads in sheet.rounds],
-        "totals": sheet.totals,
-        "winners": [sheet.players[seat] for seat in sorted(sheet.winners)],
+        "game": game_rules.game.key,
     }
+    if game_rules.game.best is None:  # a free game: its name and which total wins
+        record["title"] = game_rules.title
+    record["rules"] = {
+        "end": game_rules.end.value,
+        "limit": game_rules.limit,
+        "round_count": game_rules.round_count,
+        "pro": game_rules.pro,
+    }
+    if game_rules.game.best is None:
+        record["rules"]["best"] = game_rules.best.value
+    record["players"] = list(sheet.players)
+    record["rounds"] = [list(scores) for scores in sheet.rounds]
+    if game_rules.game.round_ender:
+        record["ended_by"] = list(sheet.enders)
+    record["totals"] = sheet.totals
+    record["winners"] = [sheet.players[seat] for seat in sorted(sheet.winners)]
+    return record
 
 
 def export_json(games: Iterable[ExportedGame]) -> str:
@@ -99,14 +109,21 @@ class _SpreadsheetWriter:
         )
 
 
+def _game_name(game_rules: rules.GameRules, translate: Translate) -> str:
+    return game_rules.title or translate(game_rules.game.name)
+
+
 def game_csv(game: ExportedGame, translate: Translate = str) -> str:
-    """One row per round, one column per player, as a spreadsheet would hold the paper sheet."""
+    """The game's name on a line, then one row per round, one column per player, as a
+    spreadsheet would hold the paper sheet (the points as the game counts them: Skyjo's doubled
+    scores, so that each column adds up to its total)."""
     sheet = game.scoresheet
     out = io.StringIO()
     writer = _SpreadsheetWriter(out)
+    writer.writerow([translate(GAME_NAME), _game_name(sheet.rules, translate)])
     writer.writerow([translate(ROUND), *sheet.players])
-    for number, heads in enumerate(sheet.rounds, start=1):
-        writer.writerow([number, *heads])
+    for number, points in enumerate(sheet.points, start=1):
+        writer.writerow([number, *points])
     return out.getvalue()
 
 
@@ -118,13 +135,12 @@ def games_csv(games: Iterable[ExportedGame], translate: Translate = str) -> str:
     per_seat = [
         (N_("Joueur %(number)s", number=s), N_("Têtes %(number)s", number=s)) for s in seats
     ]
-    header = [GAME, DATE, ROUND, *[column for pair in per_seat for column in pair]]
+    header = [GAME, GAME_NAME, DATE, ROUND, *[column for pair in per_seat for column in pair]]
     writer.writerow(map(translate, header))
     for game in games:
         sheet = game.scoresheet
-        for number, heads in enumerate(sheet.rounds, start=1):
-            pairs = [v for name, h in zip(sheet.players, heads, strict=True) for v in (name, h)]
-            writer.writerow(
-                [game.origin_id or game.public_id, _iso(game.created_at), number, *pairs]
-            )
+        said = [game.origin_id or game.public_id, _game_name(sheet.rules, translate)]
+        for number, points in enumerate(sheet.points, start=1):
+            pairs = [v for name, p in zip(sheet.players, points, strict=True) for v in (name, p)]
+            writer.writerow([*said, _iso(game.created_at), number, *pairs])
     return out.getvalue()

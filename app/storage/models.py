@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -49,6 +49,13 @@ class Game(Model):
     public_id: Mapped[str] = mapped_column(String(32), unique=True, default=new_public_id)
     device_hash: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # The game played (app/rules/games: « 6 qui prend ! », Skyjo, Flip 7, a free game) and, for a
+    # free game, its name and which total wins (NULL: the game's own).
+    game: Mapped[str] = mapped_column(
+        String(16), default=rules.DEFAULT_GAME.key, server_default=rules.DEFAULT_GAME.key
+    )
+    title: Mapped[str | None] = mapped_column(String(rules.MAX_TITLE_LENGTH))
+    best: Mapped[str | None] = mapped_column(String(8))
     end_rule: Mapped[str] = mapped_column(String(16), default=rules.EndRule.ABOVE.value)
     limit: Mapped[int] = mapped_column("head_limit", default=rules.DEFAULT_LIMIT)
     round_count: Mapped[int | None]
@@ -67,8 +74,9 @@ class Game(Model):
     table_id: Mapped[int | None] = mapped_column(ForeignKey("shared_table.id", ondelete="SET NULL"))
 
     # The rounds « Annuler la manche » removed, last cancelled last, so that « Rétablir la
-    # manche N » can put them back; a new round recorded by hand empties it. NULL: none.
-    cancelled_rounds: Mapped[list[list[int]] | None] = mapped_column(JSON)
+    # manche N » can put them back; a new round recorded by hand empties it. NULL: none. Each is
+    # its scores, or {"scores": [...], "ended_by": seat} where the game asks who ended it.
+    cancelled_rounds: Mapped[list[list[int] | dict[str, Any]] | None] = mapped_column(JSON)
 
     players: Mapped[list[Player]] = relationship(
         back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"
@@ -105,7 +113,9 @@ class Round(Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
     number: Mapped[int]
+    # The scores typed, in seat order (the heads, in 6 qui prend): the game counts the points.
     heads: Mapped[list[int]] = mapped_column(JSON)
+    ended_by: Mapped[int | None]  # the seat that ended the round, where the game asks (Skyjo)
     # When it was recorded (UTC): the last round's says how long the game lasted, for a shared
     # result. None for rounds imported, or recorded before rounds were dated.
     recorded_at: Mapped[datetime | None] = mapped_column(default=utcnow)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from flask import (
     Blueprint,
     Response,
+    abort,
     current_app,
     flash,
     redirect,
@@ -41,6 +42,8 @@ def count(public_id: str) -> ResponseReturnValue:
     """Count the heads of the cards typed, naming any number that is not a card of this game;
     the heads already typed in the round form come along and go back with the count."""
     found = reads.find_game(public_id, current_device_hash())
+    if not found.scoresheet.rules.game.table_tools:  # heads: 6 qui prend's cards alone
+        abort(404)
     sheet = found.scoresheet
     kept = carried_heads(request.args, len(sheet.players))
     typed = request.args.get("cartes", "")[:1000]

@@ -120,8 +120,11 @@ def score_chart(sheet: Scoresheet) -> Chart | None:
     rounds = len(sheet.rounds)
     limit = sheet.rules.limit if sheet.rules.end is not EndRule.ROUNDS else None
     highest = max([*sheet.totals, limit or 0, 10])
-    step = _nice_step(highest)
+    # Totals may go below zero (Skyjo, a free game): the axis then starts at a step below.
+    lowest = min(0, *(total for running in sheet.running_totals for total in running))
+    step = _nice_step(highest - lowest)
     top = -(-highest // step) * step
+    bottom = (lowest // step) * step
     longest = max(len(f"{name} {total}") for name, total in zip(sheet.players, sheet.totals))
     width = LEFT + PLOT_WIDTH + 10 + round(longest * LABEL_CHAR_WIDTH)
     left, right, upper, lower = LEFT, LEFT + PLOT_WIDTH, TOP, HEIGHT - BOTTOM
@@ -130,7 +133,7 @@ def score_chart(sheet: Scoresheet) -> Chart | None:
         return left + (right - left) * round_number / rounds
 
     def y(total: int) -> float:
-        return lower - (lower - upper) * total / top
+        return lower - (lower - upper) * (total - bottom) / (top - bottom)
 
     lines = tuple(
         Line(
@@ -148,7 +151,7 @@ def score_chart(sheet: Scoresheet) -> Chart | None:
     lines = _spread_labels(lines, upper + 4, lower)
     every = max(1, -(-rounds // 10))  # at most about ten round labels on a phone
     x_ticks = tuple((x(r), r) for r in range(0, rounds + 1, every))
-    y_ticks = tuple((y(v), v) for v in range(0, top + 1, step))
+    y_ticks = tuple((y(v), v) for v in range(bottom, top + 1, step))
     standing = ", ".join(f"{line.name} {line.total}" for line in lines)
     description = ngettext(
         "Totaux cumulés après %(num)d manche. Totaux actuels : %(standing)s.",

@@ -44,8 +44,8 @@ def total_of(seat: int, sheet: Scoresheet) -> int:
 
 
 def game_name(game_rules: GameRules) -> str:
-    """Return the game's name in the person's language."""
-    return str(translate(game_rules.game.name))
+    """Return the game's name in the person's language, or the one typed for a free game."""
+    return game_rules.title or str(translate(game_rules.game.name))
 
 
 def offline_counting(sheet: Scoresheet) -> dict[str, object]:

@@ -31,10 +31,28 @@ def whole_number(typed: str | None) -> int | None:
     return int(digits) if len(digits) <= LONGEST_NUMBER else 10**LONGEST_NUMBER
 
 
+# A minus as people type it: the hyphen of a keyboard, the typographic minus (U+2212) of a phone's
+# symbols, a dash that an autocorrect made of it.
+MINUS_SIGNS = "-\u2212\u2013"
+
+
+def score_number(typed: str | None) -> int | None:
+    """Return the whole number, maybe negative (« -5 », « −5 »), a person typed, or None."""
+    text = (typed or "").strip()
+    sign = -1 if text[:1] and text[0] in MINUS_SIGNS else 1
+    if text[:1] and text[0] in MINUS_SIGNS + "+":
+        text = text[1:].strip()
+    value = whole_number(text)
+    return None if value is None else sign * value
+
+
 class NewGameForm(Form):
     players = FieldList(
         StringField(), min_entries=INITIAL_NAME_FIELDS, max_entries=rules.MAX_PLAYERS + 5
     )
+    game = StringField(default=rules.DEFAULT_GAME.key)  # « Jeu »: a key of rules.GAMES (radios)
+    title = StringField(default="")  # a free game's « Nom du jeu »
+    best = StringField(default="lowest")  # a free game's « Qui gagne ? »: lowest or highest
     end = StringField(default="above")  # above, at_or_above, other_limit or rounds (radios)
     limit = StringField(default="")
     round_count = StringField(default="")
@@ -54,8 +72,70 @@ class NewGameForm(Form):
     def typed_names(self) -> list[str]:
         return [entry.data or "" for entry in self.players]
 
+    def chosen_game(self) -> rules.RoundGame:
+        """Return the game chosen (« 6 qui prend ! » when none is), or raise rules.Refusal."""
+        game = rules.GAMES.get(self.game.data or rules.DEFAULT_GAME.key)
+        if game is None:
+            raise rules.Refusal({"game": N_("Choisissez un des jeux proposés.")})
+        return game
+
     def game_rules(self) -> rules.GameRules:
-        """Return the end rule chosen, or raise rules.Refusal keyed by the field in error."""
+        """Return the game and end rule chosen, or raise rules.Refusal keyed by the field in
+        error. Fields that do not apply to the game chosen are ignored."""
+        game = self.chosen_game()
+        if game is rules.DEFAULT_GAME:
+            return self._six_nimmt_rules()
+        if game.best is None:
+            return self._free_game_rules(game)
+        if self.end.data == "rounds":  # Skyjo and Flip 7 end by their own rule, or by rounds
+            return rules.GameRules.of(
+                game, end=rules.EndRule.ROUNDS, round_count=self._round_count()
+            )
+        return rules.GameRules.of(game)
+
+    def _free_game_rules(self, game: rules.RoundGame) -> rules.GameRules:
+        question = self._number_under_another_rule()
+        if question:
+            raise rules.Refusal(question)
+        title = " ".join((self.title.data or "").split())
+        if not title or len(title) > rules.MAX_TITLE_LENGTH:
+            wanted = N_(
+                "Tapez le nom du jeu (%(most)s caractères au plus).", most=rules.MAX_TITLE_LENGTH
+            )
+            raise rules.Refusal({"title": wanted})
+        best = rules.Best.HIGHEST if self.best.data == "highest" else rules.Best.LOWEST
+        if self.end.data == "rounds":
+            return rules.GameRules.of(
+                game,
+                end=rules.EndRule.ROUNDS,
+                round_count=self._round_count(),
+                chosen_best=best,
+                title=title,
+            )
+        if self.end.data != "other_limit":
+            wanted = N_(
+                "Pour une partie libre, choisissez « Autre limite » ou « Nombre de manches »."
+            )
+            raise rules.Refusal({"end": wanted})
+        return rules.GameRules.of(game, limit=self._limit(), chosen_best=best, title=title)
+
+    def _limit(self) -> int:
+        low, high = rules.LIMIT_RANGE
+        limit = whole_number(self.limit.data)
+        if limit is None or not low <= limit <= high:
+            wanted = N_("Choisissez une limite de %(low)s à %(high)s.", low=low, high=high)
+            raise rules.Refusal({"limit": wanted})
+        return limit
+
+    def _round_count(self) -> int:
+        low, high = rules.ROUND_COUNT_RANGE
+        count = whole_number(self.round_count.data)
+        if count is None or not low <= count <= high:
+            wanted = N_("Choisissez de %(low)s à %(high)s manches.", low=low, high=high)
+            raise rules.Refusal({"round_count": wanted})
+        return count
+
+    def _six_nimmt_rules(self) -> rules.GameRules:
         pro = bool(self.pro.data)
         question = self._number_under_another_rule()
         if question:
@@ -73,12 +153,9 @@ class NewGameForm(Form):
                     raise rules.Refusal({"limit": wanted})
                 return rules.GameRules(limit=limit, pro=pro)
             case "rounds":
-                low, high = rules.ROUND_COUNT_RANGE
-                count = whole_number(self.round_count.data)
-                if count is None or not low <= count <= high:
-                    wanted = N_("Choisissez de %(low)s à %(high)s manches.", low=low, high=high)
-                    raise rules.Refusal({"round_count": wanted})
-                return rules.GameRules(end=rules.EndRule.ROUNDS, round_count=count, pro=pro)
+                return rules.GameRules(
+                    end=rules.EndRule.ROUNDS, round_count=self._round_count(), pro=pro
+                )
             case _:
                 return rules.GameRules(pro=pro)
 
@@ -105,6 +182,7 @@ class HeadsForm(Form):
     """One field per seat (`heads-0`, `heads-1` …) holding the heads a player took."""
 
     heads = FieldList(StringField(), max_entries=rules.MAX_PLAYERS)
+    ended_by = StringField(default="")  # « A fini la manche »: a seat, where the game asks (Skyjo)
 
     def __init__(self, formdata: Any = None, **kwargs: Any) -> None:
         super().__init__(formdata, **kwargs)
@@ -119,9 +197,15 @@ class HeadsForm(Form):
         """Return the text of each field as typed, to show it again."""
         return [entry.data or "" for entry in self.heads]
 
+    def round_ender(self) -> int | None:
+        """Return the seat checked in « A fini la manche », None if none (the rules say whether
+        the game needs one)."""
+        return whole_number(self.ended_by.data)
+
     def heads_taken(self) -> list[int]:
-        """Return the heads per seat — a blank field counts as 0 — or raise rules.Refusal
-        naming the fields that do not hold a whole number."""
+        """Return the score per seat (the heads, in 6 qui prend; negative ones too, the rules
+        say which are allowed) — a blank field counts as 0 — or raise rules.Refusal naming the
+        fields that do not hold a whole number."""
         if not self.seats_sent:
             raise rules.Refusal.of(
                 N_("Ce formulaire ne correspond pas à la partie : rechargez la page.")
@@ -129,7 +213,7 @@ class HeadsForm(Form):
         values: list[int] = []
         errors: dict[int, Message] = {}
         for seat, text in enumerate(self.typed()):
-            value = 0 if not text.strip() else whole_number(text)
+            value = 0 if not text.strip() else score_number(text)
             if value is None:
                 errors[seat] = N_(
                     "« %(typed)s » n’est pas un nombre entier de têtes.", typed=text.strip()[:20]

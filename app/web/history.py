@@ -26,7 +26,7 @@ from app.platform.devices import claim_device, current_device_hash
 from app.platform.languages import current_language, translate
 from app.rules import N_
 from app.services import import_file, imports, reads, transfer
-from app.services.statistics import player_stats, sorted_stats
+from app.services.statistics import chosen_game, game_stats, sorted_stats
 from app.web.refusals import shown
 
 bp = Blueprint("history", __name__)
@@ -44,14 +44,23 @@ def history() -> str:
 @bp.get("/statistiques")
 @rate_limits.heavy
 def statistics() -> str:
-    """Show per-player statistics over this device's finished games, sorted by a column."""
+    """Show per-player statistics over this device's finished games of one game (`jeu`, else the
+    most played), sorted by a column, with links to the other games played."""
     device = current_device_hash()
-    lines = _kept(
+    games = _kept(
         ("statistics", device, reads.history_mark(device)),
-        lambda: player_stats(game.scoresheet for game in reads.all_games(device)),
+        lambda: game_stats(game.scoresheet for game in reads.all_games(device)),
     )
-    lines, key, order = sorted_stats(lines, request.args.get("tri", ""), request.args.get("ordre"))
-    return render_template("history/statistics.html", lines=lines, sort=key, order=order)
+    shown = chosen_game(games, request.args.get("jeu"))
+    lines, key, order = sorted_stats(
+        shown.lines if shown else [],
+        request.args.get("tri", ""),
+        request.args.get("ordre"),
+        shown.best if shown else rules.Best.LOWEST,
+    )
+    return render_template(
+        "history/statistics.html", games=games, shown=shown, lines=lines, sort=key, order=order
+    )
 
 
 @bp.get("/parties/<public_id>/export.<any(csv, json):kind>")

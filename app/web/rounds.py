@@ -45,19 +45,21 @@ def add_round(public_id: str) -> ResponseReturnValue:
     form = RoundForm(request.form)
     try:
         found = rounds.record_round(
-            public_id, current_device_hash(), form.round_number(), form.heads_taken()
+            public_id,
+            current_device_hash(),
+            form.round_number(),
+            form.heads_taken(),
+            form.round_ender(),
         )
     except rules.Refusal as unreadable:  # the form's own: text that is not a number
         found = reads.find_game(public_id, current_device_hash())
-        return _refused(found, unreadable, form.typed(), form.round_number())
+        return _refused(found, unreadable, form)
     except saved_game.StaleRound as stale:
         flash(said(stale.refusal), "info")
         return answer_write(stale.game)
     except saved_game.Refused as refused:  # heads that cannot be, or rounds cancelled elsewhere
         status = 409 if isinstance(refused, saved_game.SheetChanged) else 422
-        return _refused(
-            refused.game, refused.refusal, form.typed(), form.round_number(), status=status
-        )
+        return _refused(refused.game, refused.refusal, form, status=status)
     return answer_write(found, announcement=_recorded(found))
 
 
@@ -112,8 +114,8 @@ def edit_round_form(public_id: str, number: int) -> ResponseReturnValue:
     found = reads.find_game(public_id, current_device_hash())
     if not 1 <= number <= len(found.scoresheet.rounds):
         abort(404)
-    typed = [str(value) for value in found.scoresheet.rounds[number - 1]]
-    return _edit_form(found, number, typed)
+    recorded = found.scoresheet.typed(number - 1)
+    return _edit_form(found, number, [str(value) for value in recorded.scores], recorded.ended_by)
 
 
 @bp.post("/parties/<public_id>/manches/<round:number>")
@@ -123,16 +125,22 @@ def edit_round(public_id: str, number: int) -> ResponseReturnValue:
     form = EditRoundForm(request.form)
     try:
         rounds.edit_round(
-            public_id, current_device_hash(), number, form.game_version(), form.heads_taken()
+            public_id,
+            current_device_hash(),
+            number,
+            form.game_version(),
+            form.heads_taken(),
+            form.round_ender(),
         )
     except rules.Refusal as unreadable:  # the form's own: text that is not a number
         found = reads.find_game(public_id, current_device_hash())
-        return _edit_form(found, number, form.typed(), unreadable, status=422)
-    except (
-        saved_game.Refused
-    ) as refused:  # changed since the form was opened, or heads that cannot be
+        return _edit_form(found, number, form.typed(), form.round_ender(), unreadable, 422)
+    # Changed since the form was opened, or heads that cannot be.
+    except saved_game.Refused as refused:
         status = 409 if isinstance(refused, saved_game.GameChanged) else 422
-        return _edit_form(refused.game, number, form.typed(), refused.refusal, status=status)
+        return _edit_form(
+            refused.game, number, form.typed(), form.round_ender(), refused.refusal, status
+        )
     flash(_("Manche %(number)s modifiée.", number=number), "info")
     return redirect(url_for("game.game", public_id=public_id), 303)
 
@@ -141,6 +149,7 @@ def _edit_form(
     found: saved_game.SavedGame,
     number: int,
     typed: list[str],
+    ended_by: int | None,
     refusal: rules.Refusal | None = None,
     status: int = 200,
 ) -> tuple[str, int]:
@@ -150,6 +159,7 @@ def _edit_form(
         sheet=found.scoresheet,
         number=number,
         typed=typed,
+        ended_by=ended_by,
         refusal=shown(refusal),
         focus_entry=True,
     )
@@ -157,13 +167,16 @@ def _edit_form(
 
 
 def _refused(
-    found: saved_game.SavedGame,
-    refusal: rules.Refusal,
-    typed: list[str],
-    sent: int | None,
-    status: int = 422,
+    found: saved_game.SavedGame, refusal: rules.Refusal, form: RoundForm, status: int = 422
 ) -> tuple[str, int]:
-    """Show a refused round again with what is wrong and every value typed; the refusal names
-    the round as it was sent (the form may now be for another: recorded elsewhere meanwhile)."""
-    page = game_page(found, typed=typed, refusal=shown(refusal), refused_number=sent)
+    """Show a refused round again with what is wrong and every value typed (who ended it too);
+    the refusal names the round as it was sent (the form may now be for another: recorded
+    elsewhere meanwhile)."""
+    page = game_page(
+        found,
+        typed=form.typed(),
+        ended_by=form.round_ender(),
+        refusal=shown(refusal),
+        refused_number=form.round_number(),
+    )
     return page, status

@@ -43,7 +43,7 @@ def games(draw):
             break
         heads = draw(st.lists(st.integers(0, most), min_size=len(players), max_size=len(players)))
         try:
-            sheet = sheet.with_round(sheet.check_round(heads))
+            sheet = sheet.with_round(sheet.check_round(heads).scores)
         except rules.Refusal:
             continue
     return sheet, draw(st.integers(0, len(sheet.rounds)))
@@ -83,3 +83,52 @@ def test_the_page_counts_waiting_rounds_as_the_rules_do(tally_page, game):
     assert counted["warnings"] == [line.warning and str(line.warning) for line in lines]
     if sheet.rounds:
         assert counted["ranks"] == [line.rank for line in lines]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_the_page_doubles_skyjo_s_ender_as_the_rules_do(tally_page, data):
+    players = tuple(f"P{seat}" for seat in range(data.draw(st.integers(2, 8))))
+    game_rules = rules.GameRules.of(rules.game_of("skyjo"))
+    sheet = rules.Scoresheet(players, (), game_rules)
+    for _ in range(data.draw(st.integers(1, 4))):
+        scores = data.draw(
+            st.lists(st.integers(-17, 140), min_size=len(players), max_size=len(players))
+        )
+        ender = data.draw(st.integers(0, len(players) - 1))
+        if sheet.is_over:
+            break
+        sheet = sheet.with_round(scores, ender)
+    counted = tally_page.evaluate(
+        "([data, start, rounds, enders]) => window.sqpTally(data, start, rounds, enders)",
+        [
+            offline_rules(sheet.rules, 0)
+            | {"warnings": list(map(str, offline_warnings(sheet.rules)))},
+            [0] * len(players),
+            [list(r) for r in sheet.rounds],
+            list(sheet.enders),
+        ],
+    )
+    assert counted["rounds"] == [list(points) for points in sheet.points]
+    assert counted["totals"] == sheet.totals
+    assert counted["leaders"] == sorted(sheet.leaders)
+    assert counted["over"] == sheet.is_over
+
+
+@pytest.mark.parametrize(
+    ("scores", "ender"), [((5, 5, 9), 0), ((4, 5, 9), 0), ((0, 5, 9), 0), ((-3, 5, 9), 0)]
+)
+def test_the_page_doubles_skyjo_s_ender_on_a_tie_and_never_a_lowest_or_a_negative_score(
+    tally_page, scores, ender
+):
+    sheet = rules.Scoresheet(
+        ("A", "B", "C"), (scores,), rules.GameRules.of(rules.game_of("skyjo")), (ender,)
+    )
+    data = offline_rules(sheet.rules, 0) | {
+        "warnings": list(map(str, offline_warnings(sheet.rules)))
+    }
+    counted = tally_page.evaluate(
+        "([data, rounds, enders]) => window.sqpTally(data, [0, 0, 0], rounds, enders)",
+        [data, [list(scores)], [ender]],
+    )
+    assert counted["totals"] == sheet.totals

@@ -12,7 +12,7 @@ import json
 import pytest
 from werkzeug.http import parse_options_header
 
-from .actions import dump, game_page, game_url, new_device, play_rounds, start_game
+from .actions import dump, game_page, game_url, new_device, play_rounds, round_data, start_game
 from .html import (
     Element,
     button,
@@ -22,6 +22,7 @@ from .html import (
     parse,
     round_lines,
     status_text,
+    table_named,
     totals,
 )
 
@@ -155,8 +156,8 @@ def test_csv_headers_are_in_the_requests_language(client):
     one = read_csv(client.get(f"{game_url(public_id)}/export.csv", headers=english))
     every = read_csv(client.get("/historique/export.csv", headers=english))
 
-    assert one[0] == ["Round", "Alice", "Bob"]
-    assert every[0][:5] == ["Game", "Date", "Round", "Player 1", "Bullheads 1"]
+    assert one[:2] == [["Name of the game", "Take 6!"], ["Round", "Alice", "Bob"]]
+    assert every[0][:6] == ["Game", "Name of the game", "Date", "Round", "Player 1", "Bullheads 1"]
 
 
 @pytest.mark.parametrize(
@@ -192,6 +193,67 @@ def test_games_move_to_another_phone_as_they_were(app, client):
         assert mine != copied
         assert what_a_player_sees(phone, copied) == what_a_player_sees(client, mine)
     assert exported_games(phone) == exported_games(client)  # and export back as they came
+
+
+def sheet_seen(client, address: str) -> tuple:
+    """The totals, the rule and the « Manches » table as read (a doubled score says « ×2 »)."""
+    page = parse(client.get(address).data)
+    rounds = table_named(page, "Manches")
+    return totals(page), page.find(class_="rule-in-force").text, rounds.text
+
+
+def test_each_game_moves_with_its_name_its_rule_and_who_ended_each_round(app, client):
+    skyjo = start_game(client, ["Alice", "Bob"], game="skyjo")
+    for number, (scores, ender) in enumerate([([20, 20], "0"), ([45, -2], "1")], start=1):
+        data = round_data(number, scores) | {"ended_by": ender}
+        assert client.post(f"{game_url(skyjo)}/manches", data=data).status_code == 303
+    tarot = start_game(
+        client,
+        ["Cleo", "Dan"],
+        game="libre",
+        title="Tarot",
+        best="highest",
+        end="rounds",
+        round_count="2",
+    )
+    play_rounds(client, tarot, [-20, 60])
+    phone = new_device(app)
+
+    import_file(phone, export_all(client, "json").data)
+
+    games = exported_games(phone)
+    assert games == exported_games(client)
+    assert [(g["game"], g.get("title"), g.get("ended_by")) for g in games] == [
+        ("skyjo", None, [0, 1]),
+        ("libre", "Tarot", None),
+    ]
+    theirs, ours = history_links(phone), history_links(client)
+    for mine, copied in zip(ours, theirs, strict=True):
+        assert sheet_seen(phone, copied) == sheet_seen(client, mine)
+    assert sheet_seen(phone, theirs[1])[0] == {"Alice": 85, "Bob": 18}  # a tie doubled 20
+
+
+def test_a_file_from_before_other_games_imports_as_6_qui_prend(app, client):
+    old = {
+        "format": "six-qui-prend",
+        "version": 1,
+        "games": [
+            {
+                "id": "from-2025",
+                "created_at": "2025-11-29T19:05:00Z",
+                "rules": {"end": "above", "limit": 66, "round_count": None, "pro": False},
+                "players": ["Alice", "Bob"],
+                "rounds": [[10, 20]],
+            }
+        ],
+    }
+
+    assert import_file(client, json.dumps(old).encode()).status_code == 303
+
+    (game,) = exported_games(client)
+    assert game["game"] == "6-qui-prend"
+    (address,) = history_links(client)
+    assert parse(client.get(address).data).find(class_="game-name").text == "6 qui prend !"
 
 
 def test_an_imported_game_in_progress_can_be_played_on(app, client):

@@ -164,6 +164,34 @@ def test_names_are_shown_as_text(client):
     assert "<b>alice</b>" in by_player(parse(response.data))
 
 
+def test_each_game_has_its_own_table_the_most_played_first_the_others_a_link_away(client):
+    play_rounds(client, start_game(client, ["Alice", "Bob"]), [67, 1])
+    for _ in range(2):
+        flip_7 = start_game(client, ["Alice", "Bob"], game="flip-7")
+        play_rounds(client, flip_7, [171, 40], [59, 0])
+
+    page = statistics(client)
+
+    assert page.find("h2").text == "Flip 7"
+    assert "Le plus grand total gagne." in page.find("main").text
+    assert header(page, "Points par manche") is not None
+    assert {name: line["Victoires"] for name, line in by_player(page).items()} == {
+        "alice": "2",  # 230 against 40: the highest total wins
+        "bob": "0",
+    }
+    games = page.find("nav", aria_label="Jeux").find_all("a")
+    assert [(a.get("href"), a.get("aria-current")) for a in games] == [
+        ("/statistiques?jeu=flip-7", "page"),
+        ("/statistiques?jeu=6-qui-prend", None),
+    ]
+    assert sort_link(page, "Victoires")["jeu"] == ["flip-7"]  # sorting stays on its game
+
+    six = statistics(client, "?jeu=6-qui-prend")
+
+    assert header(six, "Têtes par manche") is not None
+    assert by_player(six)["bob"]["Victoires"] == "1"
+
+
 # --- Sorting --------------------------------------------------------------------------------------
 
 

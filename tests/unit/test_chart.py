@@ -20,9 +20,9 @@ def sheet(players, *rounds, game_rules=GameRules()):
 
 def scale(chart):
     """Return the function total → y read off the chart's own y axis (its first and last ticks)."""
-    (y_zero, zero), (y_top, top) = chart.y_ticks[0], chart.y_ticks[-1]
-    assert zero == 0 and top > 0
-    return lambda total: y_zero + (y_top - y_zero) * total / top
+    (y_low, low), (y_top, top) = chart.y_ticks[0], chart.y_ticks[-1]
+    assert low <= 0 < top
+    return lambda total: y_low + (y_top - y_low) * (total - low) / (top - low)
 
 
 def test_no_chart_before_the_first_round():
@@ -56,6 +56,18 @@ def test_points_follow_the_running_totals():
         assert [py for _, py in line.points] == pytest.approx([y(total) for total in expected])
         xs = [px for px, _ in line.points]
         assert xs == sorted(xs) and len(set(xs)) == len(xs)
+
+
+def test_totals_below_zero_are_drawn_on_the_axis_above_its_lowest_tick():
+    from app.rules import game_of
+
+    skyjo = GameRules.of(game_of("skyjo"))
+    chart = score_chart(Scoresheet(("Alice", "Bruno"), ((-17, 12), (-10, 5)), skyjo, (0, 0)))
+
+    assert chart.y_ticks[0][1] <= -27
+    alice = chart.lines[0]
+    assert alice.points[-1][1] == pytest.approx(scale(chart)(-27))
+    assert all(y <= chart.y_ticks[0][0] for _, y in alice.points)  # never under the axis
 
 
 def test_a_higher_total_is_drawn_higher():

@@ -30,7 +30,7 @@ def test_a_blank_field_counts_as_zero(blank):
 
 @pytest.mark.parametrize(
     "typed",
-    ["1.5", "-3", "abc", "١٢", "１２", "+3", "1e2", "0x1f", "1 2", "½", "²", "12a", "3,0"],
+    ["1.5", "--3", "abc", "١٢", "１２", "+-3", "1e2", "0x1f", "1 2", "½", "²", "12a", "3,0"],
 )
 def test_anything_but_ascii_digits_is_refused_at_its_seat(typed):
     with pytest.raises(Refusal) as refused:
@@ -38,6 +38,12 @@ def test_anything_but_ascii_digits_is_refused_at_its_seat(typed):
 
     assert set(refused.value.fields) == {1}
     assert "nombre entier" in str(refused.value.fields[1])
+
+
+@pytest.mark.parametrize("typed", ["-5", "\u22125", "- 5", "\u20135"])
+def test_a_minus_as_phones_type_it_makes_a_negative_score(typed):
+    # The rules then say which scores the game allows (Skyjo's −17 to 140, not 6 qui prend's).
+    assert round_form("3", typed, "4").heads_taken() == [3, -5, 4]
 
 
 def test_every_unreadable_field_gets_its_own_message():

@@ -414,7 +414,7 @@ def test_with_round_adds_a_round_and_leaves_the_sheet_unchanged():
 def test_a_sheet_checks_the_next_round_with_its_players_and_deck():
     sheet = Scoresheet(names(3), rules=GameRules(pro=True))
 
-    assert sheet.check_round([51, 0, 0]) == [51, 0, 0]
+    assert sheet.check_round([51, 0, 0]).scores == (51, 0, 0)
     with pytest.raises(Refusal):
         sheet.check_round([52, 0, 0])
 
@@ -432,7 +432,7 @@ def test_cancelling_the_round_that_ended_the_game_reopens_it():
 
     assert ended.is_over
     assert not reopened.is_over
-    assert reopened.check_round([1, 0]) == [1, 0]
+    assert reopened.check_round([1, 0]).scores == (1, 0)
 
 
 def test_a_correction_that_would_have_ended_the_game_earlier_is_refused():

@@ -11,12 +11,30 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from app import rules
-from app.rules import EndRule, GameRules, Scoresheet
-from app.services.statistics import DEFAULT_SORT, SORTS, PlayerStats, player_stats, sorted_stats
+from app.rules import GAMES, Best, EndRule, GameRules, Scoresheet
+from app.services.statistics import (
+    DEFAULT_SORT,
+    SORTS,
+    PlayerStats,
+    chosen_game,
+    game_stats,
+    player_stats,
+    sorted_stats,
+)
 
 
-def sheet(players, *rounds, game_rules=GameRules()):
-    return Scoresheet(tuple(players), tuple(tuple(r) for r in rounds), game_rules)
+def sheet(players, *rounds, game_rules=GameRules(), enders=()):
+    return Scoresheet(tuple(players), tuple(tuple(r) for r in rounds), game_rules, enders)
+
+
+SKYJO = GameRules.of(GAMES["skyjo"])
+FLIP_7 = GameRules.of(GAMES["flip-7"])
+
+
+def free(title, best=Best.LOWEST):
+    return GameRules.of(
+        GAMES["libre"], end=EndRule.ROUNDS, round_count=1, chosen_best=best, title=title
+    )
 
 
 def by_name(lines: list[PlayerStats]) -> dict[str, PlayerStats]:
@@ -39,7 +57,7 @@ def test_only_finished_games_count():
 
     games = {name: line.games for name, line in lines.items()}
     assert games == {"Alice": 2, "Bruno": 2, "Chloé": 2}
-    assert lines["Bruno"].heads == 12 + 20  # the 50 of the game in progress is not there
+    assert lines["Bruno"].points == 12 + 20  # the 50 of the game in progress is not there
 
 
 def test_a_player_seen_only_in_unfinished_games_has_no_line():
@@ -108,7 +126,7 @@ def test_names_are_grouped_ignoring_case_and_surrounding_spaces():
 
     assert len(lines) == 2
     alice = next(line for line in lines if rules.name_key(line.name) == "alice")
-    assert (alice.games, alice.wins, alice.heads) == (3, 2, 70)
+    assert (alice.games, alice.wins, alice.points) == (3, 2, 70)
 
 
 def test_accented_names_typed_two_ways_are_one_player():
@@ -133,6 +151,90 @@ def test_different_names_stay_apart():
     games = [sheet(["Ann", "Anna"], [67, 1])]
 
     assert len(player_stats(games)) == 2
+
+
+# --- Each game apart ------------------------------------------------------------------------------
+
+
+def test_each_game_is_counted_apart_the_most_played_first():
+    games = game_stats(
+        [
+            sheet(["Alice", "Bruno"], [60, 40], [45, 2], game_rules=SKYJO, enders=(0, 1)),
+            GAME_1,
+            sheet(["Alice", "Bruno"], [10, 80], [5, 20], game_rules=SKYJO, enders=(0, 1)),
+            sheet(["Alice", "Bruno"], [60, 20], game_rules=SKYJO, enders=(0,)),
+            GAME_2,
+            sheet(["Alice", "Bruno"], [0, 20], [0, 180], game_rules=FLIP_7),
+            sheet(["Alice", "Bruno"], [0, 20], game_rules=FLIP_7),  # in progress
+        ]
+    )
+
+    assert [(game.game_id, game.games) for game in games] == [
+        ("skyjo", 3),
+        ("6-qui-prend", 2),
+        ("flip-7", 1),
+    ]
+    alice = {game.game_id: by_name(game.lines)["Alice"] for game in games}
+    assert {game: line.wins for game, line in alice.items()} == {
+        "6-qui-prend": 0,
+        "skyjo": 1,  # 165 against 42; 15 against 120; 120 (doubled) against 20
+        "flip-7": 0,
+    }
+    assert [game.best for game in games] == [Best.LOWEST, Best.LOWEST, Best.HIGHEST]
+    assert chosen_game(games, "flip-7") is games[2]
+    assert chosen_game(games, "inconnu") is chosen_game(games, None) is games[0]
+    assert chosen_game([], None) is None
+
+
+def test_skyjo_counts_the_points_as_doubled():
+    # Round 2: Bruno ended it with 20, not strictly the lowest: 40 (Skyjo's rule, app/rules).
+    game = sheet(["Alice", "Bruno"], [10, 80], [5, 20], game_rules=SKYJO, enders=(0, 1))
+
+    (stats,) = game_stats([game])
+
+    bruno = by_name(stats.lines)["Bruno"]
+    assert (bruno.points, bruno.best_total, bruno.worst_round) == (120, 120, 80)
+
+
+def test_where_the_highest_total_wins_the_best_figures_are_the_highest():
+    games = [
+        sheet(["Alice", "Bruno"], [0, 20], [90, 180], game_rules=FLIP_7),  # Bruno 200 wins
+        sheet(["Alice", "Bruno"], [120, 30], [101, 0], game_rules=FLIP_7),  # Alice 221 wins
+    ]
+
+    (stats,) = game_stats(games)
+
+    bruno = by_name(stats.lines)["Bruno"]
+    assert stats.best is Best.HIGHEST
+    assert (bruno.wins, bruno.crossings) == (1, 1)
+    assert (bruno.best_total, bruno.worst_total, bruno.worst_round) == (200, 30, 0)
+    assert (bruno.zero_rounds, bruno.points_per_round) == (1, 57.5)
+    for key in ("moyenne", "meilleur", "manche-max"):
+        assert sorted_stats(stats.lines, key, None, stats.best)[2] == "desc"  # the best first
+    assert sorted_stats(stats.lines, "taux", None, stats.best)[2] == "desc"
+
+
+def test_a_free_game_is_counted_by_its_name_whatever_its_case():
+    games = game_stats(
+        [
+            sheet(["A", "B"], [10, 5], game_rules=free("Yams", Best.HIGHEST)),
+            sheet(["A", "B"], [3, 5], game_rules=free("YAMS ", Best.HIGHEST)),
+            sheet(["A", "B"], [3, 5], game_rules=free("Belote")),
+        ]
+    )
+
+    assert [(game.game_id, game.games) for game in games] == [
+        ("libre:yams", 2),
+        ("libre:belote", 1),
+    ]
+    assert games[0].rules.title == "YAMS "  # as last played
+    assert {line.name: line.wins for line in games[0].lines} == {"A": 1, "B": 1}
+
+
+def test_on_a_tie_the_game_played_last_comes_first():
+    games = game_stats([GAME_1, sheet(["A", "B"], [0, 20], [0, 180], game_rules=FLIP_7)])
+
+    assert [game.game_id for game in games] == ["flip-7", "6-qui-prend"]
 
 
 # --- Sorting --------------------------------------------------------------------------------------
@@ -231,70 +333,86 @@ def test_equal_values_are_listed_alphabetically_whatever_the_order():
 NAMES = ["Alice", "alice ", "Bruno", "BRUNO", "Chloé", "David"]
 
 
+RULES = [
+    GameRules(),
+    GameRules(end=EndRule.AT_OR_ABOVE),
+    GameRules(limit=30),
+    GameRules(end=EndRule.ROUNDS, round_count=3),
+    SKYJO,
+    FLIP_7,
+    free("Yams", Best.HIGHEST),
+    free("yams", Best.HIGHEST),
+    GameRules.of(GAMES["libre"], limit=40, chosen_best=Best.LOWEST, title="Belote"),
+]
+
+
+# Scores drawn per game: enough to end a game in a few rounds, mostly rounds its rules take.
+SCORES = {"6-qui-prend": (0, 20), "skyjo": (-5, 60), "flip-7": (0, 90), "libre": (-5, 60)}
+
+
 @st.composite
 def finished_or_not_games(draw) -> Scoresheet:
+    """A game of any kind, its rounds within what its rules take (each game's own bounds are
+    its tests': test_games.py), finished or not."""
     players = draw(
         st.lists(st.sampled_from(NAMES), min_size=2, max_size=4, unique_by=rules.name_key)
     )
     n = len(players)
-    game_rules = draw(
-        st.sampled_from(
-            [
-                GameRules(),
-                GameRules(end=EndRule.AT_OR_ABOVE),
-                GameRules(limit=30),
-                GameRules(end=EndRule.ROUNDS, round_count=3),
-            ]
-        )
-    )
+    game_rules = draw(st.sampled_from(RULES))
     game = Scoresheet(tuple(players), (), game_rules)
     for _ in range(draw(st.integers(1, 6))):
         if game.is_over:
             break
-        taker = draw(st.integers(0, n - 1))
-        heads = [draw(st.integers(0, 20)) for _ in range(n)]
-        heads[taker] += 1  # someone always takes something
-        game = game.with_round(heads)
+        low, high = SCORES[game_rules.game.key]
+        scores = [draw(st.integers(low, high)) for _ in range(n)]
+        typed = rules.RoundScores(tuple(scores), draw(st.integers(0, n - 1)))
+        try:
+            checked = game_rules.game.check_round(typed, players)
+        except rules.Refusal:
+            continue
+        game = game.with_round(checked.scores, checked.ended_by)
     return game
 
 
 @given(st.lists(finished_or_not_games(), max_size=6))
 def test_figures_match_a_plain_model(games):
-    model: dict[str, dict] = {}
+    model: dict[tuple[str, str], dict] = {}
     for game in games:
         if not game.is_over:
             continue
-        totals = [sum(r[seat] for r in game.rounds) for seat in range(len(game.players))]
-        best = min(totals)
+        points = game.points  # Skyjo's doubling: test_games.py
+        totals = [sum(r[seat] for r in points) for seat in range(len(game.players))]
+        better, worse = (min, max) if game.rules.best is Best.LOWEST else (max, min)
+        best = better(totals)
         for seat, name in enumerate(game.players):
             row = model.setdefault(
-                name.strip().casefold(),
-                {
-                    "games": 0,
-                    "wins": 0,
-                    "heads": [],
-                    "totals": [],
-                    "crossings": 0,
-                },
+                (game.rules.game_id, name.strip().casefold()),
+                {"games": 0, "wins": 0, "points": [], "totals": [], "crossings": 0},
             )
             row["games"] += 1
             row["wins"] += totals[seat] == best
-            row["heads"] += [r[seat] for r in game.rounds]
+            row["points"] += [r[seat] for r in points]
             row["totals"].append(totals[seat])
+            row["better"], row["worse"] = better, worse
             limit, end = game.rules.limit, game.rules.end
             row["crossings"] += (end is EndRule.ABOVE and totals[seat] > limit) or (
                 end is EndRule.AT_OR_ABOVE and totals[seat] >= limit
             )
 
-    lines = {line.name.strip().casefold(): line for line in player_stats(games)}
+    lines = {
+        (stats.game_id, line.name.strip().casefold()): line
+        for stats in game_stats(games)
+        for line in stats.lines
+    }
 
     assert lines.keys() == model.keys()
     for key, row in model.items():
         line = lines[key]
+        better, worse = row["better"], row["worse"]
         assert (line.games, line.wins) == (row["games"], row["wins"])
         assert line.crossings == row["crossings"]
         assert line.win_rate == pytest.approx(row["wins"] / row["games"])
-        assert line.heads_per_round == pytest.approx(sum(row["heads"]) / len(row["heads"]))
-        assert (line.best_total, line.worst_total) == (min(row["totals"]), max(row["totals"]))
-        assert line.heaviest_round == max(row["heads"])
-        assert line.zero_rounds == row["heads"].count(0)
+        assert line.points_per_round == pytest.approx(sum(row["points"]) / len(row["points"]))
+        assert (line.best_total, line.worst_total) == (better(row["totals"]), worse(row["totals"]))
+        assert line.worst_round == worse(row["points"])
+        assert line.zero_rounds == row["points"].count(0)

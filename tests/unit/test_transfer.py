@@ -24,6 +24,13 @@ from app.services.saved_game import SavedGame
 from app.services.transfer import FORMAT, VERSION, export_json, game_csv, games_csv
 
 CREATED = datetime(2026, 11, 29, 19, 5, 0, 123456)
+SKYJO = GameRules.of(rules.game_of("skyjo"))
+FLIP_7 = GameRules.of(rules.game_of("flip-7"))
+
+
+def free_rules(title, best=rules.Best.LOWEST, **end):
+    end = end or {"end": EndRule.ROUNDS, "round_count": 1}
+    return GameRules.of(rules.game_of("libre"), chosen_best=best, title=title, **end)
 
 
 def make_game(
@@ -34,9 +41,10 @@ def make_game(
     public_id="partie-1",
     origin_id=None,
     created_at=CREATED,
+    enders=(),
 ) -> SavedGame:
     """A stored game as the services hand it to the export."""
-    sheet = Scoresheet(tuple(players), tuple(map(tuple, rounds)), game_rules)
+    sheet = Scoresheet(tuple(players), tuple(map(tuple, rounds)), game_rules, tuple(enders))
     return SavedGame(public_id, len(rounds) + 1, created_at, sheet, origin_id=origin_id)
 
 
@@ -151,37 +159,10 @@ NAME_CHARACTERS = st.characters(
 )
 
 
-@st.composite
-def valid_games(draw) -> SavedGame:
-    """Any game the counter could hold: names it seats, a rule, legal rounds, none past the end."""
-    typed = draw(
-        st.lists(st.text(NAME_CHARACTERS, min_size=1, max_size=30), min_size=2, max_size=10)
-    )
-    try:
-        players = rules.seat_players(typed)  # what the new-game form would seat
-    except rules.Refusal:
-        players = draw(st.permutations(["Alice", "Bruno", "Chloé", "David"]))[:2]
-    n = len(players)
-    pro = draw(st.booleans())
-    game_rules = draw(
-        st.one_of(
-            st.builds(
-                GameRules,
-                end=st.sampled_from([EndRule.ABOVE, EndRule.AT_OR_ABOVE]),
-                limit=st.integers(10, 500),
-                pro=st.just(pro),
-            ),
-            st.builds(
-                GameRules,
-                end=st.just(EndRule.ROUNDS),
-                round_count=st.integers(1, 50),
-                pro=st.just(pro),
-            ),
-        )
-    )
-    most_for_player = rules.max_heads_for_player(n, pro)
-    most_for_round = rules.max_heads_for_round(n, pro)
-    sheet = Scoresheet(tuple(players), (), game_rules)
+def six_nimmt_rounds(draw, game_rules: GameRules, n: int) -> Scoresheet:
+    most_for_player = rules.max_heads_for_player(n, game_rules.pro)
+    most_for_round = rules.max_heads_for_round(n, game_rules.pro)
+    sheet = Scoresheet(tuple(f"p{seat}" for seat in range(n)), (), game_rules)
     for _ in range(draw(st.integers(0, 12))):
         if sheet.is_over:
             break
@@ -194,11 +175,75 @@ def valid_games(draw) -> SavedGame:
         if sum(heads) == 0:
             heads[draw(st.integers(0, n - 1))] = 1
         sheet = sheet.with_round(heads)
+    return sheet
+
+
+def other_game_rounds(draw, game_rules: GameRules, n: int) -> Scoresheet:
+    """Rounds the game's own rules take (Skyjo's enders, Flip 7's reachable scores)."""
+    game = game_rules.game
+    low, high = game.score_range
+    players = tuple(f"p{seat}" for seat in range(n))
+    sheet = Scoresheet(players, (), game_rules)
+    for _ in range(draw(st.integers(0, 8))):
+        if sheet.is_over:
+            break
+        scores = tuple(draw(st.integers(low, high)) for _ in range(n))
+        ender = draw(st.integers(0, n - 1)) if game.round_ender else None
+        try:
+            typed = game.check_round(rules.RoundScores(scores, ender), players)
+        except rules.Refusal:
+            continue  # a score no hand makes (Flip 7)
+        sheet = sheet.with_round(typed.scores, typed.ended_by)
+    return sheet
+
+
+def any_rules(draw, game: rules.RoundGame) -> GameRules:
+    """A game's rules as the new-game form makes them: its own end, a limit, or rounds."""
+    pro = draw(st.booleans()) and game.table_tools
+    title = None
+    if game.best is None:
+        title = " ".join(draw(st.text(NAME_CHARACTERS, max_size=40)).split()) or "Yams"
+    best = draw(st.sampled_from(rules.Best)) if game.best is None else None
+    end = draw(st.sampled_from(game.ends))
+    return GameRules.of(
+        game,
+        end=end,
+        limit=draw(st.integers(10, 500))
+        if game.default_limit is None or game.table_tools
+        else None,
+        round_count=draw(st.integers(1, 50)) if end is EndRule.ROUNDS else None,
+        pro=pro,
+        chosen_best=best,
+        title=title,
+    )
+
+
+@st.composite
+def valid_games(draw) -> SavedGame:
+    """Any game the counter could hold, of every game: names it seats, a rule, legal rounds
+    (Skyjo's with who ended each), none past the end."""
+    game = draw(st.sampled_from(list(rules.GAMES.values())))
+    typed = draw(
+        st.lists(
+            st.text(NAME_CHARACTERS, min_size=1, max_size=30),
+            min_size=2,
+            max_size=game.max_players,
+        )
+    )
+    try:
+        players = rules.seat_players(typed, game.max_players)  # what the new-game form seats
+    except rules.Refusal:
+        players = draw(st.permutations(["Alice", "Bruno", "Chloé", "David"]))[:2]
+    n = len(players)
+    game_rules = any_rules(draw, game)
+    play = six_nimmt_rounds if game.table_tools else other_game_rounds
+    sheet = play(draw, game_rules, n)
     created = draw(st.datetimes(datetime(2000, 1, 1), datetime(2026, 11, 30)))
     return make_game(
         players,
         sheet.rounds,
         game_rules,
+        enders=sheet.enders,
         public_id=draw(
             st.text(
                 "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_",
@@ -355,6 +400,124 @@ def test_a_round_outside_the_bounds_is_refused_naming_game_and_round(heads, says
     assert message.startswith("Partie 2 (Alice, Bob, Carla)")
     assert "manche 3" in message
     assert says in message
+
+
+SKYJO_RECORD = {"game": "skyjo", "rules": {"end": "at_or_above", "limit": 100}}
+
+
+@pytest.mark.parametrize(
+    "changes, says",
+    [
+        pytest.param(
+            {**SKYJO_RECORD, "rounds": [[-5, 12, 3]], "ended_by": [None]},
+            "manche 1 : Dites qui a fini la manche",
+            id="skyjo round without its ender",
+        ),
+        pytest.param(
+            {**SKYJO_RECORD, "rounds": [[-5, 12, 3]]},
+            "manche 1 : Dites qui a fini la manche",
+            id="skyjo without ended_by",
+        ),
+        pytest.param(
+            {**SKYJO_RECORD, "rounds": [[-5, 12, 3]], "ended_by": [3]},
+            "manche 1 : Dites qui a fini la manche",
+            id="skyjo ended by nobody seated",
+        ),
+        pytest.param(
+            {**SKYJO_RECORD, "rounds": [[-18, 12, 3]], "ended_by": [0]},
+            "de -17 à 140 points",
+            id="skyjo below its lowest",
+        ),
+        pytest.param(
+            {**SKYJO_RECORD, "rounds": [[1, 2, 3]], "ended_by": [0, 1]},
+            "une place (ou null) par manche",
+            id="more enders than rounds",
+        ),
+        pytest.param(
+            {**SKYJO_RECORD, "rounds": [[1, 2, 3]], "ended_by": ["Alice"]},
+            "une place est un entier",
+            id="an ender by name",
+        ),
+        pytest.param(
+            {
+                "game": "flip-7",
+                "rules": {"end": "at_or_above", "limit": 200},
+                "rounds": [[146, 2, 3]],
+            },
+            "manche 1 : Au Flip 7, une manche vaut de 0 (perdu) à 171 points, sauf 146, 148 … 170",
+            id="a flip 7 score no hand makes",
+        ),
+        pytest.param({"game": "yahtzee"}, "jeu inconnu ('yahtzee')", id="unknown game"),
+        pytest.param({"game": 7}, "jeu inconnu (7)", id="a game by number"),
+        pytest.param({"game": "libre"}, "partie libre sans nom de jeu", id="free without a name"),
+        pytest.param(
+            {"game": "libre", "title": "Y" * 41}, "partie libre sans nom de jeu", id="name too long"
+        ),
+        pytest.param(
+            {
+                "game": "libre",
+                "title": "Yams",
+                "rules": {"end": "rounds", "round_count": 3, "best": "most"},
+            },
+            "« best » vaut « lowest » ou « highest »",
+            id="free game's winner rule unknown",
+        ),
+        pytest.param(
+            {"game": "skyjo", "rules": {"end": "above", "limit": 100}},
+            "Cette fin de partie n’existe pas pour ce jeu",
+            id="6 qui prend's end for skyjo",
+        ),
+    ],
+)
+def test_a_game_is_checked_by_its_own_rules_on_import(changes, says):
+    doc = document(raw_game(id="first"), raw_game(id="second", **changes))
+
+    (message,) = refusal(encoded(doc))
+
+    message = message.replace("\u202f", " ")  # French's thin space before a colon
+    assert message.startswith("Partie 2 (Alice, Bob, Carla) : ")
+    assert says in message
+
+
+def test_each_game_imports_with_its_name_winner_rule_and_enders():
+    skyjo = raw_game(id="s", game="skyjo", rules={}, rounds=[[-5, 12, 3]], ended_by=[1])
+    yams = raw_game(
+        id="y",
+        game="libre",
+        title="  Yams   du soir ",
+        rules={"end": "rounds", "round_count": 1, "best": "highest"},
+        rounds=[[-5, 12, 3]],
+        ended_by=[2],  # a game that does not ask who ended a round: ignored
+    )
+
+    first, second = parse_export(encoded(document(skyjo, yams)))
+
+    assert first.sheet.rules == SKYJO
+    assert (first.sheet.enders, first.sheet.totals) == ((1,), [-5, 24, 3])
+    assert second.sheet.rules == free_rules("Yams du soir", rules.Best.HIGHEST)
+    assert (second.sheet.enders, second.sheet.winners) == ((None,), {1})
+
+
+def test_a_file_from_before_other_games_imports_as_6_qui_prend():
+    (game,) = parse_export(encoded(document(raw_game())))
+
+    assert game.sheet.rules.game is rules.DEFAULT_GAME
+    assert (game.sheet.rules.title, game.sheet.rules.chosen_best) == (None, None)
+
+
+def test_the_export_names_the_game_a_free_games_name_and_skyjos_enders():
+    skyjo = make_game(["Ana", "Ben"], [[20, 30]], SKYJO, enders=(1,))
+    yams = make_game(["Ana", "Ben"], [[230, 190]], free_rules("Yams", rules.Best.HIGHEST))
+
+    records = json.loads(export_json([make_game(["A", "B"], [[1, 2]]), skyjo, yams]))["games"]
+
+    assert [(r["game"], r.get("title"), r["rules"].get("best")) for r in records] == [
+        ("6-qui-prend", None, None),
+        ("skyjo", None, None),
+        ("libre", "Yams", "highest"),
+    ]
+    assert [r.get("ended_by") for r in records] == [None, [1], None]  # where the game asks
+    assert records[1]["totals"] == [20, 60]  # the points, doubled
 
 
 def test_the_pro_deck_tightens_the_bounds_on_import():
@@ -552,6 +715,7 @@ def test_a_game_as_csv_has_a_row_per_round_and_a_column_per_player():
     rows = read_csv(game_csv(game))
 
     assert rows == [
+        ["Nom du jeu", "6 qui prend\u202f!"],
         ["Manche", "Alice", "Bob", "Carla"],
         ["1", "10", "20", "3"],
         ["2", "50", "8", "30"],
@@ -564,7 +728,7 @@ def test_names_with_commas_and_quotes_survive_the_csv():
 
     rows = read_csv(game_csv(make_game(names, [[1, 2, 3]])))
 
-    assert rows[0][1:] == names
+    assert rows[1][1:] == names
 
 
 def test_all_games_as_csv_have_a_row_per_round_with_name_and_heads_pairs():
@@ -577,12 +741,24 @@ def test_all_games_as_csv_have_a_row_per_round_with_name_and_heads_pairs():
     rows = read_csv(games_csv(games))
 
     header = rows[0]
-    assert header[:3] == ["Partie", "Date", "Manche"]
-    assert header[3:] == [c for s in range(1, 11) for c in (f"Joueur {s}", f"Têtes {s}")]
+    six = "6 qui prend\u202f!"
+    assert header[:4] == ["Partie", "Nom du jeu", "Date", "Manche"]
+    assert header[4:] == [c for s in range(1, 11) for c in (f"Joueur {s}", f"Têtes {s}")]
     assert rows[1:] == [
-        ["first", "2026-11-29T19:05:00.123456Z", "1", "Alice", "1", "Bob", "2"],
-        ["first", "2026-11-29T19:05:00.123456Z", "2", "Alice", "3", "Bob", "4"],
-        ["from-afar", "2026-11-29T19:05:00.123456Z", "1", "Carla", "5", "Dan", "6", "Eve", "7"],
+        ["first", six, "2026-11-29T19:05:00.123456Z", "1", "Alice", "1", "Bob", "2"],
+        ["first", six, "2026-11-29T19:05:00.123456Z", "2", "Alice", "3", "Bob", "4"],
+        [
+            "from-afar",
+            six,
+            "2026-11-29T19:05:00.123456Z",
+            "1",
+            "Carla",
+            "5",
+            "Dan",
+            "6",
+            "Eve",
+            "7",
+        ],
     ]
 
 
@@ -591,7 +767,7 @@ def test_ten_players_fill_every_column_of_the_all_games_csv():
 
     rows = read_csv(games_csv([make_game(names, [list(range(10))])]))
 
-    assert len(rows[1]) == len(rows[0]) == 23
+    assert len(rows[1]) == len(rows[0]) == 24
 
 
 def test_csv_headers_are_said_by_the_translate_given():
@@ -600,9 +776,13 @@ def test_csv_headers_are_said_by_the_translate_given():
     def shouted(message: Message) -> str:
         return str(message).upper()
 
-    assert read_csv(game_csv(game, shouted))[0] == ["MANCHE", "Alice", "Bob"]
-    assert read_csv(games_csv([game], shouted))[0][:5] == [
+    assert read_csv(game_csv(game, shouted))[:2] == [
+        ["NOM DU JEU", "6 QUI PREND\u202f!"],
+        ["MANCHE", "Alice", "Bob"],
+    ]
+    assert read_csv(games_csv([game], shouted))[0][:6] == [
         "PARTIE",
+        "NOM DU JEU",
         "DATE",
         "MANCHE",
         "JOUEUR 1",
@@ -620,7 +800,20 @@ def test_csv_cells_are_never_read_as_formulas(name):
         assert "'" + name in cells
 
 
+def test_a_games_csv_names_its_game_and_adds_up_its_points():
+    skyjo = make_game(["Ana", "Ben"], [[20, 30], [45, -2]], SKYJO, enders=(1, 0))
+    yams = make_game(["Ana", "Ben"], [[230, 190]], free_rules("Yams", rules.Best.HIGHEST))
+
+    assert read_csv(game_csv(skyjo)) == [
+        ["Nom du jeu", "Skyjo"],
+        ["Manche", "Ana", "Ben"],
+        ["1", "20", "60"],  # Ben ended it, not the lowest: doubled, as the sheet counts it
+        ["2", "90", "-2"],
+    ]
+    assert [row[1] for row in read_csv(games_csv([skyjo, yams]))[1:]] == ["Skyjo", "Skyjo", "Yams"]
+
+
 def test_csv_starts_with_a_byte_order_mark_for_spreadsheets():
     game = make_game(["Chloé", "Bob"], [[1, 2]])
 
-    assert game_csv(game).startswith("\ufeffManche,Chloé,Bob")
+    assert game_csv(game).startswith("\ufeffNom du jeu,")

@@ -5,9 +5,13 @@ rules. To add a game: a module here with its RoundGame, and its entry in GAMES.
 """
 
 from app.rules.games.base import Best, EndRule, RoundGame, RoundScores
+from app.rules.games.flip7 import FLIP7
+from app.rules.games.free import FREE_GAME
 from app.rules.games.six_nimmt import SIX_NIMMT
+from app.rules.games.skyjo import SKYJO
 
-GAMES: dict[str, RoundGame] = {game.key: game for game in (SIX_NIMMT,)}
+# In the order the new-game form offers them.
+GAMES: dict[str, RoundGame] = {game.key: game for game in (SIX_NIMMT, SKYJO, FLIP7, FREE_GAME)}
 DEFAULT_GAME = SIX_NIMMT
 
 

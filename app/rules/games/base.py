@@ -43,6 +43,7 @@ class RoundGame(abc.ABC):
 
     key: str  # stored with each game and in exports: never changes
     name: Message  # the game's own name (« 6 nimmt! » in German; Skyjo and Flip 7 everywhere)
+    summary: Message  # the new-game form's line: players, who wins, the end
     min_players: int
     max_players: int
     best: Best | None  # None: the table chooses (a free game)

@@ -15,6 +15,10 @@ MIN_HEADS_FOR_ROUND = 1
 class SixNimmt(RoundGame):
     key = "6-qui-prend"
     name = N_("6 qui prend\u202f!")
+    summary = N_(
+        "De 2 à 10 joueurs\u202f; le plus petit total gagne\u202f; l’assistant de manche et le "
+        "compte des têtes."
+    )
     min_players = 2
     max_players = 10
     best = Best.LOWEST

@@ -7,7 +7,9 @@ from datetime import datetime
 from urllib.parse import unquote, urlsplit
 from zoneinfo import ZoneInfo
 
-from app.rules import EndRule, GameRules, Scoresheet, placings
+import pytest
+
+from app.rules import GAMES, Best, EndRule, GameRules, Scoresheet, placings
 from app.services.result_share import bgstats_link, bgstats_play
 from app.services.saved_game import SavedGame
 
@@ -41,6 +43,57 @@ def test_the_play_names_the_game_as_bgg_does_lowest_total_wins():
         ("Aube", 70, 3, False),
     ]
     assert play["sourcePlayId"] == "g1"
+
+
+SKYJO_RULES = GameRules.of(GAMES["skyjo"])
+FLIP7_RULES = GameRules.of(GAMES["flip-7"])
+
+
+def free_rules(title, best=Best.LOWEST):
+    return GameRules.of(
+        GAMES["libre"], end=EndRule.ROUNDS, round_count=1, chosen_best=best, title=title
+    )
+
+
+@pytest.mark.parametrize(
+    "game_rules, rounds, said",
+    [
+        (
+            SKYJO_RULES,
+            [[40, 60], [-2, 45]],
+            {"name": "Skyjo", "bggId": 204135, "highestWins": False, "sourceGameId": "skyjo"},
+        ),
+        (
+            FLIP7_RULES,
+            [[171, 40], [59, 0]],
+            {"name": "Flip 7", "bggId": 420087, "highestWins": True, "sourceGameId": "flip-7"},
+        ),
+        (
+            free_rules("Yams", Best.HIGHEST),
+            [[230, 190]],
+            {"name": "Yams", "highestWins": True, "sourceGameId": "libre:yams"},
+        ),
+        (
+            free_rules("Belote", Best.LOWEST),
+            [[-5, 12]],
+            {"name": "Belote", "highestWins": False, "sourceGameId": "libre:belote"},
+        ),
+    ],
+    ids=["skyjo", "flip 7", "free, highest wins", "free, lowest wins"],
+)
+def test_each_game_is_its_own_bgstats_game_with_its_winner_rule(game_rules, rounds, said):
+    play = bgstats_play(finished(["Ana", "Ben"], *rounds, game_rules=game_rules), PARIS)
+
+    assert play["game"] == {**said, "noPoints": False}  # a free game has no bggId
+    assert [p["winner"] for p in play["players"]] == [True, False]
+    assert all(p["startPlayer"] is False for p in play["players"])
+
+
+def test_every_play_of_a_free_game_is_the_same_bgstats_game_whatever_its_case():
+    once = bgstats_play(finished(["A", "B"], [1, 2], game_rules=free_rules("Yams")), PARIS)
+    again = bgstats_play(finished(["A", "B"], [3, 2], game_rules=free_rules("YAMS ")), PARIS)
+
+    assert once["game"]["sourceGameId"] == again["game"]["sourceGameId"]
 
 
 def test_every_player_has_the_booleans_bgstats_android_requires():

@@ -1,0 +1,118 @@
+"""Skyjo, Flip 7 and the free game: each game's own rules, pure (issue 32, point 8)."""
+
+from __future__ import annotations
+
+import pytest
+
+from app import rules
+from app.rules.games.flip7 import FLIP7, reachable_scores
+from app.rules.games.free import FREE_GAME
+from app.rules.games.skyjo import SKYJO
+
+TRIO = ("Alice", "Bruno", "Chloé")
+
+
+def skyjo_sheet(*rounds: tuple[tuple[int, ...], int]) -> rules.Scoresheet:
+    sheet = rules.Scoresheet(TRIO, (), rules.GameRules.of(SKYJO))
+    for scores, ender in rounds:
+        sheet = sheet.with_round(*sheet.check_round(scores, ender).__dict__.values())
+    return sheet
+
+
+@pytest.mark.parametrize("score", [-17, 0, 140])
+def test_skyjo_takes_every_score_a_hand_can_make(score):
+    assert SKYJO.check_round(rules.RoundScores((score, 5, 5), 1), TRIO).scores == (score, 5, 5)
+
+
+@pytest.mark.parametrize("score", [-18, 141])
+def test_skyjo_refuses_a_score_no_hand_makes(score):
+    with pytest.raises(rules.Refusal) as refused:
+        SKYJO.check_round(rules.RoundScores((score, 5, 5), 1), TRIO)
+    assert list(refused.value.fields) == [0]
+    assert "de -17 à 140" in str(refused.value)
+
+
+def test_a_skyjo_round_must_say_who_ended_it():
+    with pytest.raises(rules.Refusal) as refused:
+        SKYJO.check_round(rules.RoundScores((3, 5, 5)), TRIO)
+    assert "qui a fini la manche" in str(refused.value.whole[0])
+
+
+@pytest.mark.parametrize(
+    ("scores", "ender", "points"),
+    [
+        ((10, 5, 20), 0, (20, 5, 20)),  # positive, not the lowest: doubled
+        ((5, 5, 20), 0, (10, 5, 20)),  # a tie for the lowest doubles
+        ((4, 5, 20), 0, (4, 5, 20)),  # strictly the lowest: kept
+        ((0, 5, 20), 0, (0, 5, 20)),  # 0 never doubles
+        ((-3, -5, 20), 0, (-3, -5, 20)),  # a negative score is never doubled
+    ],
+)
+def test_skyjo_doubles_the_ender_only_when_the_rule_book_says(scores, ender, points):
+    assert SKYJO.points(rules.RoundScores(scores, ender)) == points
+
+
+def test_skyjo_ends_when_a_total_reaches_100_and_the_lowest_wins():
+    sheet = skyjo_sheet(((50, 10, 30), 1), ((49, 10, 30), 1))
+    assert not sheet.is_over  # 99
+    sheet = skyjo_sheet(((50, 10, 30), 1), ((50, 10, 30), 1))
+    assert sheet.is_over and sheet.winners == {1}
+    assert sheet.totals == [100, 20, 60]  # Bruno ended both rounds but was strictly lowest
+
+
+def test_the_sheet_marks_the_doubled_score_and_an_edit_keeps_who_ended_the_round():
+    sheet = skyjo_sheet(((10, 5, 20), 0), ((3, 5, 20), 2))
+    assert sheet.doubled == (0, 2)
+    assert sheet.totals == [23, 10, 60]
+    edited = sheet.with_round_replaced(2, (3, 5, 2), 2)
+    assert edited.doubled == (0, None) and edited.totals == [23, 10, 22]
+
+
+def test_flip_7_scores_0_to_171_except_the_even_scores_past_144():
+    assert min(reachable_scores()) == 0 and max(reachable_scores()) == 171
+    assert set(range(172)) - reachable_scores() == set(range(146, 171, 2))
+
+
+@pytest.mark.parametrize("score", [146, 170, 172, -1])
+def test_flip_7_refuses_what_no_hand_makes_and_says_what_is_allowed(score):
+    with pytest.raises(rules.Refusal) as refused:
+        FLIP7.check_round(rules.RoundScores((score, 10, 10)), TRIO)
+    assert "146, 148 … 170" in str(refused.value.fields[0])
+
+
+def test_flip_7_ends_at_200_and_the_highest_total_wins_and_leads():
+    sheet = rules.Scoresheet(TRIO, ((171, 90, 50), (29, 171, 0)), rules.GameRules.of(FLIP7))
+    assert sheet.is_over and sheet.winners == {1}
+    early = rules.Scoresheet(TRIO, ((171, 90, 50),), rules.GameRules.of(FLIP7))
+    assert early.leaders == {0} and not early.is_over
+    assert [line.rank for line in early.standings] == [1, 2, 3]
+
+
+def test_a_free_game_takes_negative_scores_and_the_highest_can_win():
+    game_rules = rules.GameRules.of(
+        FREE_GAME, limit=50, chosen_best=rules.Best.HIGHEST, title="Tarot"
+    )
+    sheet = rules.Scoresheet(TRIO, (), game_rules).with_round((-20, 50, 10))
+    assert sheet.is_over and sheet.winners == {1}
+    assert game_rules.title == "Tarot"
+
+
+def test_a_free_game_ends_after_its_rounds_with_ties_sharing_the_win():
+    game_rules = rules.GameRules.of(FREE_GAME, end=rules.EndRule.ROUNDS, round_count=2)
+    sheet = rules.Scoresheet(TRIO, ((1, 2, 3), (2, 1, 9)), game_rules)
+    assert sheet.is_over and sheet.winners == {0, 1}
+
+
+def test_pro_and_66_belong_to_6_qui_prend():
+    with pytest.raises(rules.Refusal):
+        rules.GameRules.of(SKYJO, pro=True)
+    with pytest.raises(rules.Refusal):
+        rules.GameRules.of(SKYJO, end=rules.EndRule.ABOVE)
+
+
+def test_the_rule_in_force_says_the_pro_deck_whatever_the_end():
+    for game_rules in (
+        rules.GameRules(pro=True),
+        rules.GameRules(end=rules.EndRule.ROUNDS, round_count=2, pro=True),
+    ):
+        assert "Variante pro" in str(rules.rule_sentence(game_rules))

@@ -74,7 +74,7 @@ def sheet_of(shape: Shape) -> rules.Scoresheet:
             if shape.finished and number == shape.rounds:
                 heads[0] = max(heads[0], 67 - sheet.totals[0])
             try:
-                sheet = sheet.with_round(sheet.check_round(heads))
+                sheet = sheet.with_round(sheet.check_round(heads).scores)
             except rules.Refusal:
                 break
         else:

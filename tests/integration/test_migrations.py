@@ -29,3 +29,23 @@ def test_every_migration_steps_down_and_up_again(app):
             assert db.inspect(connection).get_table_names() == ["alembic_version"]
         upgrade()
         assert schema_differences() == []
+
+
+def test_games_kept_before_the_other_games_become_6_qui_prend(app):
+    with app.app_context():
+        downgrade(revision="3e7a9c5d1b08")  # before Skyjo, Flip 7 and a free game
+        with db.engine.begin() as connection:
+            connection.execute(
+                db.text(
+                    "INSERT INTO game (public_id, device_hash, created_at, end_rule, head_limit, "
+                    "pro, version) VALUES ('old', 'phone', CURRENT_TIMESTAMP, 'above', 66, "
+                    ":pro, 1)"
+                ),
+                {"pro": False},
+            )
+        upgrade()
+        with db.engine.connect() as connection:
+            kept = connection.execute(
+                db.text("SELECT game, title, best FROM game WHERE public_id = 'old'")
+            ).one()
+    assert tuple(kept) == ("6-qui-prend", None, None)

@@ -32,6 +32,43 @@ LOCALES = {"fr": "fr-FR", "en": "en-GB", "de": "de-DE"}
 ARGS = ["--no-sandbox", "--disable-gpu"]
 
 
+def round_games(page) -> dict[str, str]:
+    """Play a Skyjo and a Flip 7 game on this phone (issue 32); return their addresses."""
+    games = {}
+    for name, game, players, rounds in (
+        (
+            "skyjo",
+            "Skyjo",
+            ["Éléonore Wolfeschlegelstein", "Bruno", "Chloé"],
+            [([-5, 12, 30], 1), ([40, 9, 0], 2), ([3, 2, 60], 0)],
+        ),
+        (
+            "flip7",
+            "Flip 7",
+            ["Anastasia Konstantinopoulou", "Bruno", "Chloé", "David"],
+            [([171, 20, 0, 45], None), ([29, 88, 13, 60], None)],
+        ),
+    ):
+        page.goto("/parties/nouvelle")
+        page.get_by_role("group", name="Jeu").get_by_role("radio", name=game).check()
+        for seat, player in enumerate(players, start=1):
+            if page.get_by_label(f"Joueur {seat}", exact=True).count() == 0:
+                page.get_by_role("button", name="Ajouter un joueur").click()
+            page.get_by_label(f"Joueur {seat}", exact=True).fill(player)
+        page.get_by_role("button", name="Commencer la partie").click()
+        page.get_by_role("table", name="Scores").wait_for()
+        for number, (scores, ender) in enumerate(rounds, start=1):
+            for player, score in zip(players, scores, strict=True):
+                page.get_by_role("spinbutton", name=player, exact=True).fill(str(score))
+            if ender is not None:
+                enders = page.get_by_role("group", name="A fini la manche")
+                enders.get_by_role("radio", name=players[ender], exact=True).check()
+            page.get_by_role("button", name="Valider la manche").click()
+            page.get_by_role("rowheader", name=f"Manche {number}").first.wait_for()
+        games[name] = page.url
+    return games
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--language", choices=LOCALES, default="fr")
@@ -56,9 +93,10 @@ def main() -> int:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
         setup = browser.new_context(locale="fr-FR", base_url=server.url)
         played = evening(setup.new_page())
+        other_games = round_games(setup.new_page())
         phone = setup.storage_state()
         setup.close()
-        screens = played.screens()
+        screens = {**played.screens(), **other_games}
         wanted = args.only.split(",") if args.only else list(screens)
         for size in sizes:
             width, height = SIZES[size]

@@ -99,8 +99,8 @@ class GameRules:
 
 
 def check_round(heads_taken: Sequence[int], players: Sequence[str], pro: bool = False) -> list[int]:
-    """Return the scores of a round of 6 qui prend, in seat order, or raise Refusal saying what
-    is allowed (imports and forms that do not know their game yet ask this)."""
+    """Return the heads of a round of 6 qui prend, in seat order, or raise Refusal saying what is
+    allowed: its bounds as a list (tests/unit/test_rules.py checks them through this)."""
     return list(DEFAULT_GAME.check_round(RoundScores(tuple(heads_taken)), players, pro=pro).scores)
 
 

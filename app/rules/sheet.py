@@ -29,8 +29,7 @@ class Scoresheet:
 
     def typed(self, index: int) -> RoundScores:
         """Return round `index` (from 0) as typed, with who ended it."""
-        ender = self.enders[index] if index < len(self.enders) else None
-        return RoundScores(self.rounds[index], ender)
+        return RoundScores(self.rounds[index], self.enders[index])
 
     @cached_property
     def points(self) -> tuple[tuple[int, ...], ...]:
@@ -101,12 +100,9 @@ class Scoresheet:
         typed = RoundScores(tuple(scores), ended_by)
         return self.rules.game.check_round(typed, self.players, pro=self.rules.pro)
 
-    def _enders(self) -> tuple[int | None, ...]:
-        return tuple(self.typed(index).ended_by for index in range(len(self.rounds)))
-
     def with_round(self, scores: Sequence[int], ended_by: int | None = None) -> Scoresheet:
         return Scoresheet(
-            self.players, (*self.rounds, tuple(scores)), self.rules, (*self._enders(), ended_by)
+            self.players, (*self.rounds, tuple(scores)), self.rules, (*self.enders, ended_by)
         )
 
     def with_round_replaced(
@@ -117,7 +113,7 @@ class Scoresheet:
         A correction may end the game, but only at the last round: had the game ended earlier,
         the rounds after it would never have been played.
         """
-        rounds, enders = list(self.rounds), list(self._enders())
+        rounds, enders = list(self.rounds), list(self.enders)
         rounds[number - 1], enders[number - 1] = tuple(scores), ended_by
         sheet = Scoresheet(self.players, tuple(rounds), self.rules, tuple(enders))
         for played, running in enumerate(sheet.running_totals[:-1], start=1):

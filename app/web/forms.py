@@ -119,11 +119,16 @@ class NewGameForm(Form):
             raise rules.Refusal({"end": wanted})
         return rules.GameRules.of(game, limit=self._limit(), chosen_best=best, title=title)
 
-    def _limit(self) -> int:
+    def _limit(self, heads: bool = False) -> int:
         low, high = rules.LIMIT_RANGE
         limit = whole_number(self.limit.data)
         if limit is None or not low <= limit <= high:
-            wanted = N_("Choisissez une limite de %(low)s à %(high)s.", low=low, high=high)
+            if heads:
+                wanted = N_(
+                    "Choisissez une limite de %(low)s à %(high)s têtes.", low=low, high=high
+                )
+            else:
+                wanted = N_("Choisissez une limite de %(low)s à %(high)s.", low=low, high=high)
             raise rules.Refusal({"limit": wanted})
         return limit
 
@@ -144,14 +149,7 @@ class NewGameForm(Form):
             case "at_or_above":
                 return rules.GameRules(end=rules.EndRule.AT_OR_ABOVE, pro=pro)
             case "other_limit":
-                low, high = rules.LIMIT_RANGE
-                limit = whole_number(self.limit.data)
-                if limit is None or not low <= limit <= high:
-                    wanted = N_(
-                        "Choisissez une limite de %(low)s à %(high)s têtes.", low=low, high=high
-                    )
-                    raise rules.Refusal({"limit": wanted})
-                return rules.GameRules(limit=limit, pro=pro)
+                return rules.GameRules(limit=self._limit(heads=True), pro=pro)
             case "rounds":
                 return rules.GameRules(
                     end=rules.EndRule.ROUNDS, round_count=self._round_count(), pro=pro

@@ -15,7 +15,8 @@ TRIO = ("Alice", "Bruno", "Chloé")
 def skyjo_sheet(*rounds: tuple[tuple[int, ...], int]) -> rules.Scoresheet:
     sheet = rules.Scoresheet(TRIO, (), rules.GameRules.of(SKYJO))
     for scores, ender in rounds:
-        sheet = sheet.with_round(*sheet.check_round(scores, ender).__dict__.values())
+        checked = sheet.check_round(scores, ender)
+        sheet = sheet.with_round(checked.scores, checked.ended_by)
     return sheet
 
 

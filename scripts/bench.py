@@ -9,7 +9,7 @@ the bytes of a visit; then wrk loads the server while its processes' CPU time is
 each is measured).
 
     .venv/bin/python scripts/bench.py [--quick] [--rounds 6] [--pause 40]
-                                      [--only tap,paint,server] [--no-doc]
+                                      [--only tap,paint,server,reads] [--no-doc]
 """
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ from scripts.lib.servers import (  # the real server, as `make run` starts it
     clean_env,
     free_port,
     running,
+    server_env,
 )
 
 DOC = ROOT / "docs" / "performance.md"
@@ -442,6 +443,54 @@ def server_load(server, phone: Phone, folder: Path, slices: int) -> dict[str, Lo
 # --- the report -------------------------------------------------------------------------------
 
 
+HEAVY_GAMES, HEAVY_SAMPLES, TARGET_HEAVY_MS = 3000, 5, 200
+
+
+def heavy_reads(server: Server, folder: Path) -> dict[str, list[float]]:
+    """A new phone with 3,000 finished games (5 players, 10 rounds, `scripts/seed.py`) asks for
+    its statistics and « Exporter toutes les parties », each time just after a round of its
+    game in progress: a first reading of every game (the server keeps a result only while its
+    games do not change, web/history.py). The server's CPU ms for each request, read from /proc
+    (this machine's other work moves wall times more than CPU times)."""
+    reader = Phone(server.url)
+    game = reader.start_game()
+    seed = [str(BIN / "python"), str(ROOT / "scripts" / "seed.py"), "--games", str(HEAVY_GAMES)]
+    seed += ["--players", "5", "--rounds", "10", "--token", reader.http.cookies["appareil"]]
+    environment = server_env(f"sqlite:///{folder / 'bench.sqlite'}", folder / "instance")
+    subprocess.run(seed, env=environment, check=True, capture_output=True, timeout=120)
+    paths = {"statistics": "/statistiques", "JSON export": "/historique/export.json"}
+    times: dict[str, list[float]] = {label: [] for label in paths}
+    number = 0
+    for _ in range(HEAVY_SAMPLES):
+        for label, path in paths.items():
+            number += 1
+            reader.play(game, [[0, 0, 0, 0, 1]], start=number)
+            cpu = server.cpu_seconds()
+            answer = reader.http.get(server.url + path, timeout=60)
+            times[label].append((server.cpu_seconds() - cpu) * 1000)
+            assert answer.status_code == 200, answer.status_code
+    return times
+
+
+def report_heavy(times: dict[str, list[float]]) -> list[str]:
+    lines = [
+        f"**Heavy reads** (issue 30: ≤ {TARGET_HEAVY_MS} ms for {HEAVY_GAMES:,} games): a phone's "
+        f"{HEAVY_GAMES:,} finished games (5 players, 10 rounds), each request a first reading "
+        f"(just after a round); the server's CPU ms for each of {HEAVY_SAMPLES} requests, "
+        "min / median / max.",
+        "",
+        "| request | CPU ms | target met |",
+        "|---|---|---|",
+    ]
+    for label, values in times.items():
+        median = statistics.median(values)
+        lines.append(
+            f"| {label} | {min(values):.0f} / **{median:.0f}** / {max(values):.0f} | "
+            f"{_met(median <= TARGET_HEAVY_MS)} |"
+        )
+    return lines
+
+
 def _kb(size: float) -> str:
     return f"{size / 1024:.1f} KB"
 
@@ -576,7 +625,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help=f"rounds {QUICK_PAUSE_S} s apart")
     parser.add_argument("--rounds", type=int, default=6, help="rounds timed (median)")
     parser.add_argument("--pause", type=float, help=f"seconds between rounds ({PAUSE_S})")
-    parser.add_argument("--only", default="tap,paint,server", help="what to measure")
+    parser.add_argument("--only", default="tap,paint,server,reads", help="what to measure")
     parser.add_argument("--no-doc", action="store_true", help="do not write docs/performance.md")
     argv = sys.argv[1:] if argv is None else list(argv)
     args = parser.parse_args(argv)
@@ -615,6 +664,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         print("Performance traces of the cold page and the floor…", flush=True)
                         traces = render_traces(browser, phone, f"/parties/{game}")
                         lines += [*report_trace(traces), ""]
+            if "reads" in only:
+                print("Statistics and export of 3,000 games…", flush=True)
+                lines += [*report_heavy(heavy_reads(server, folder)), ""]
             if "server" in only:
                 print("The server under wrk…", flush=True)
                 figures = server_load(server, phone, folder, slices)

@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app import rules
 from app.platform.devices import claim_device, current_device_hash
 from app.platform.extensions import db
+from app.services.saved_game import kept_sheet
 from app.storage.models import Game, Player, Round, new_public_id, utcnow
 
 NAMES = ["Alice", "Bruno", "Chloé", "Damien", "Élodie", "Farid", "Gaëlle", "Hugo", "Inès", "Jules"]
@@ -151,7 +152,8 @@ def seed_games(
     )
     newest = newest or utcnow()
     public_ids = [new_public_id() for _ in device_hashes]
-    heads = [list(line) for line in sheet_of(shape).rounds]
+    sheet = sheet_of(shape)
+    heads = [list(line) for line in sheet.rounds]
 
     stamp = _encoder(connection, game_table.c.created_at)
     as_json = _encoder(connection, round_table.c.heads)
@@ -166,8 +168,11 @@ def seed_games(
         "round_count",
         "pro",
         "version",
+        "kept_sheet",
     )
     flag = _encoder(connection, game_table.c.pro)(False)
+    version = 1 + shape.rounds  # as if each round had been recorded by the counter
+    kept = _encoder(connection, game_table.c.kept_sheet)(kept_sheet(sheet, version))
 
     def games() -> Iterator[tuple]:
         for index, (owner, public_id) in enumerate(zip(device_hashes, public_ids, strict=True)):
@@ -181,7 +186,8 @@ def seed_games(
                 66,
                 None,
                 flag,
-                1 + shape.rounds,
+                version,
+                kept,
             )
 
     def players() -> Iterator[tuple]:

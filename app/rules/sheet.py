@@ -35,6 +35,8 @@ class Scoresheet:
     def points(self) -> tuple[tuple[int, ...], ...]:
         """Return each round's points, in seat order: the scores typed, as the game counts them
         (Skyjo doubles whoever ended the round, sometimes)."""
+        if self.rules.game.scores_are_points:
+            return self.rounds
         return tuple(self.rules.game.points(self.typed(index)) for index in range(len(self.rounds)))
 
     @cached_property

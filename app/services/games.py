@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from app import rules
 from app.platform.extensions import db
 from app.services.access import load_game, load_own_game, with_sheets
-from app.services.saved_game import SavedGame
+from app.services.saved_game import SavedGame, kept_sheet
 from app.services.unit_of_work import UnitOfWork
 from app.storage.models import Game, Player
 
@@ -47,6 +47,8 @@ def start_game(
                 players=[Player(seat=seat, name=name) for seat, name in enumerate(names)],
                 rounds=[],
                 creation_key=creation_key,
+                version=1,
+                kept_sheet=kept_sheet(rules.Scoresheet(tuple(names), rules=game_rules), version=1),
             )
             db.session.add(game)
             db.session.flush()

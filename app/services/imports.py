@@ -10,6 +10,7 @@ from sqlalchemy import Table, insert, select
 
 from app.platform.extensions import db
 from app.services.import_file import ImportedGame
+from app.services.saved_game import kept_sheet
 from app.services.unit_of_work import UnitOfWork
 from app.storage.models import Game, Player, Round
 
@@ -69,6 +70,8 @@ def import_games(
                     "head_limit": game.sheet.rules.limit,
                     "round_count": game.sheet.rules.round_count,
                     "pro": game.sheet.rules.pro,
+                    "version": 1,
+                    "kept_sheet": kept_sheet(game.sheet, version=1),
                 }
                 for game in fresh
             ],

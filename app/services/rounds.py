@@ -24,6 +24,7 @@ from app.services.saved_game import (
     SavedGame,
     SheetChanged,
     StaleRound,
+    keep_sheet,
 )
 from app.services.unit_of_work import UnitOfWork
 from app.storage.models import Game, Round
@@ -220,6 +221,7 @@ def edit_round(
 def _changed(work: UnitOfWork, game: Game) -> SavedGame:
     # Every change bumps the version, so that an edit made from a stale page can be refused.
     game.version += 1
+    keep_sheet(game)
     db.session.flush()
     work.announce(game)
     return SavedGame.of(game)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import Row
@@ -34,34 +35,40 @@ class SavedGame:
     def of(cls, game: Game) -> SavedGame:
         """Freeze a game loaded with its players and rounds (ORM objects: what services write)."""
         last = game.rounds[-1].recorded_at if game.rounds else None
-        rounds = [rules.RoundScores(tuple(r.heads), r.ended_by) for r in game.rounds]
-        return cls.frozen(game, [player.name for player in game.players], rounds, last)
+        return cls.frozen(
+            game,
+            [player.name for player in game.players],
+            [r.heads for r in game.rounds],
+            [r.ended_by for r in game.rounds],
+            last,
+        )
 
     @classmethod
     def frozen(
         cls,
         game: Game | Row[Any],
         names: Sequence[str],
-        rounds: Sequence[rules.RoundScores],
+        rounds: Sequence[Sequence[int]],
+        enders: Sequence[int | None] = (),
         played_until: datetime | None = None,
     ) -> SavedGame:
-        """Freeze a game's columns, its players' names in seat order, its rounds in order and when
-        the last one was recorded: the one path from stored rows to a game, whether they were read
-        as objects or as rows."""
-        game_rules = rules.GameRules(
-            game=rules.game_of(game.game),
-            end=rules.EndRule(game.end_rule),
-            limit=game.limit,
-            round_count=game.round_count,
-            pro=game.pro,
-            chosen_best=rules.Best(game.best) if game.best else None,
-            title=game.title,
-        )
+        """Freeze a game's columns, its players' names in seat order, its rounds' scores in
+        order, who ended each (where the game asks) and when the last one was recorded: the one
+        path from stored rows to a game, whether they were read as objects, as rows or from the
+        game's kept sheet."""
         sheet = rules.Scoresheet(
             tuple(names),
-            tuple(typed.scores for typed in rounds),
-            game_rules,
-            tuple(typed.ended_by for typed in rounds),
+            tuple(map(tuple, rounds)),
+            _rules_of(
+                game.game,
+                game.end_rule,
+                game.limit,
+                game.round_count,
+                game.pro,
+                game.best,
+                game.title,
+            ),
+            tuple(enders),
         )
         restorable = len(rounds) + 1 if game.cancelled_rounds else None
         return cls(
@@ -75,6 +82,48 @@ class SavedGame:
             game.table_id is not None,
             game.device_hash,
         )
+
+
+@lru_cache(maxsize=256)
+def _rules_of(
+    game: str,
+    end: str,
+    limit: int,
+    round_count: int | None,
+    pro: bool,
+    best: str | None,
+    title: str | None,
+) -> rules.GameRules:
+    # A phone's games share a few rules: built once each, not once a game (3,000 in an export).
+    return rules.GameRules(
+        game=rules.game_of(game),
+        end=rules.EndRule(end),
+        limit=limit,
+        round_count=round_count,
+        pro=pro,
+        chosen_best=rules.Best(best) if best else None,
+        title=title,
+    )
+
+
+def kept_sheet(sheet: rules.Scoresheet, version: int) -> dict[str, Any]:
+    """Return what a game keeps of its sheet in its own row (Game.kept_sheet), written by every
+    change: the players, the rounds as typed, who ended them where anyone did, and the version
+    it is of — a read takes it only for that version (reads.all_games)."""
+    kept: dict[str, Any] = {
+        "version": version,
+        "players": list(sheet.players),
+        "rounds": [list(scores) for scores in sheet.rounds],
+    }
+    if any(ender is not None for ender in sheet.enders):
+        kept["enders"] = list(sheet.enders)
+    return kept
+
+
+def keep_sheet(game: Game) -> None:
+    """Write the game's kept sheet from its players and rounds as they now stand (before the
+    flush that stores them with it)."""
+    game.kept_sheet = kept_sheet(SavedGame.of(game).scoresheet, game.version)
 
 
 class GameNotFound(Exception):

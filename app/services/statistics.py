@@ -114,12 +114,13 @@ def player_stats(sheets: Iterable[Scoresheet], best: Best = Best.LOWEST) -> list
     for sheet in sheets:
         if not sheet.is_over:
             continue
+        columns = list(zip(*sheet.points)) or [()] * len(sheet.players)  # each seat's rounds
         for seat, name in enumerate(sheet.players):
             key = keys.get(name) or keys.setdefault(name, name_key(name))
             stats = by_name.setdefault(key, PlayerStats(name=name))
             stats.name = name  # the latest spelling (sheets come oldest first)
             total = sheet.totals[seat]
-            scored = [points[seat] for points in sheet.points]
+            scored = list(columns[seat])
             stats.games += 1
             stats.wins += seat in sheet.winners
             stats.rounds += len(scored)

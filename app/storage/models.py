@@ -77,6 +77,10 @@ class Game(Model):
     # manche N » can put them back; a new round recorded by hand empties it. NULL: none. Each is
     # its scores, or {"scores": [...], "ended_by": seat} where the game asks who ended it.
     cancelled_rounds: Mapped[list[list[int] | dict[str, Any]] | None] = mapped_column(JSON)
+    # The sheet as typed, whole in this row, written by every change with the version it is of
+    # (app/services/saved_game.py, `kept_sheet`): statistics and exports read a phone's thousands
+    # of games from one row each, not from every player and round row (docs/reliability.md).
+    kept_sheet: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
     players: Mapped[list[Player]] = relationship(
         back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"

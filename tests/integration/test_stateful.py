@@ -216,6 +216,9 @@ def run_machine(app):
             response = self.client.get(self.url)
             assert response.status_code == 200
             check_page_equals_model(parse(response.data), self.model)
+            # The export reads the sheet each write keeps in its game's row (reads.all_games).
+            exported = self.client.get("/historique/export.json").get_json()["games"]
+            assert [record["rounds"] for record in exported] == [self.model.rounds]
 
         @invariant()
         def the_page_shows_the_model(self):

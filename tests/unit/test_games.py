@@ -117,3 +117,12 @@ def test_the_rule_in_force_says_the_pro_deck_whatever_the_end():
         rules.GameRules(end=rules.EndRule.ROUNDS, round_count=2, pro=True),
     ):
         assert "Variante pro" in str(rules.rule_sentence(game_rules))
+
+
+@pytest.mark.parametrize("game", rules.GAMES.values(), ids=rules.GAMES.keys())
+def test_a_sheet_takes_the_scores_as_points_only_where_the_game_says_so(game):
+    low, high = game.score_range
+    rounds = [((low, high, 0), 0), ((high, low, 1), 1), ((5, 5, 5), 2)]
+    changed = any(game.points(rules.RoundScores(s, e)) != s for s, e in rounds)
+
+    assert game.scores_are_points is not changed

@@ -29,6 +29,7 @@ class Skyjo(RoundGame):
     bgg_id = 204135
     bgstats_name = "Skyjo"
     round_ender = True
+    scores_are_points = False
     score_range = (LOWEST_SCORE, HIGHEST_SCORE)
 
     def check_round(

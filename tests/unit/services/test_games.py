@@ -6,8 +6,10 @@ parts, the refused form shown again) is in tests/integration."""
 from __future__ import annotations
 
 import pytest
+from sqlalchemy import update
 
 from app import rules
+from app.platform.extensions import db
 from app.rules import EndRule, GameRules
 from app.services import games, reads, rounds, saved_game
 from app.services.saved_game import (
@@ -17,6 +19,7 @@ from app.services.saved_game import (
     SheetChanged,
     StaleRound,
 )
+from app.storage.models import Game
 
 pytestmark = pytest.mark.storage  # what is stored, on SQLite and PostgreSQL
 
@@ -428,6 +431,49 @@ def test_the_game_in_progress_is_the_latest_unfinished_one():
 
     assert reads.game_in_progress(DEVICE).public_id == latest
     assert reads.game_in_progress("another-phone") is None
+
+
+# --- Every game at once (statistics, exports): each game's kept sheet -----------------------------
+
+
+def every_game() -> dict[str, saved_game.SavedGame]:
+    return {game.public_id: game for game in reads.all_games(DEVICE)}
+
+
+def test_every_write_keeps_the_sheet_every_game_is_read_from():
+    skyjo = GameRules.of(rules.game_of("skyjo"))
+    doubled = games.start_game(DEVICE, list(NAMES), skyjo).public_id
+    rounds.record_round(doubled, DEVICE, 1, [20, 3, 5], ended_by=0)
+    played = new_game([5, 6, 7], [1, 2, 3], [4, 4, 4])
+    rounds.cancel_round(played, DEVICE, 3)
+    rounds.cancel_round(played, DEVICE, 2)
+    rounds.restore_round(played, DEVICE, 2)
+    rounds.edit_round(played, DEVICE, 1, stored(played).version, [9, 0, 1])
+    rematch = games.rematch(played, DEVICE).public_id
+
+    kept = every_game()
+
+    assert set(kept) == {doubled, played, rematch}
+    for public_id, game in kept.items():  # as the page reads it, from its rows
+        assert game.scoresheet == stored(public_id).scoresheet
+    assert kept[played].scoresheet.rounds == ((9, 0, 1), (1, 2, 3))
+    assert kept[doubled].scoresheet.points == ((40, 3, 5),)
+
+
+@pytest.mark.parametrize("change", ["missing", "older"])
+def test_a_sheet_not_kept_for_its_version_is_read_from_the_rows(change):
+    public_id = new_game([5, 6, 7])
+    other = new_game([1, 2, 3])
+    # A game stored by other means than the services (an older release, a script): no sheet,
+    # or one that an unkept write left behind.
+    values = {"kept_sheet": None} if change == "missing" else {"version": Game.version + 1}
+    db.session.execute(update(Game).where(Game.public_id == public_id).values(**values))
+    db.session.commit()
+
+    kept = every_game()
+
+    assert kept[public_id].scoresheet == stored(public_id).scoresheet
+    assert kept[other].scoresheet.rounds == ((1, 2, 3),)
 
 
 # --- Another device -------------------------------------------------------------------------------

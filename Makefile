@@ -50,7 +50,7 @@ lock: $(VENV)/.uv-$(UV_VERSION)
 ## run: serve the counter with gunicorn on SQLite (instance/) or $$DATABASE_URL
 run: $(VENV)/.installed $(COMPILED)
 	$(BIN)/python -m app --upgrade
-	exec $(BIN)/gunicorn --config gunicorn.conf.py --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile - --no-control-socket "app:create_app()"
+	exec $(BIN)/gunicorn --config gunicorn.conf.py --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile - --no-control-socket "app:create_app(migrations=False)"
 
 ## lint: ruff (lint and format check) and mypy (strict on app/rules.py)
 lint: $(VENV)/.installed-test

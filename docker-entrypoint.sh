@@ -11,4 +11,4 @@ exec gunicorn \
     --bind "${HOST:-0.0.0.0}:${PORT:-8000}" \
     --workers "${WEB_CONCURRENCY:-2}" \
     --access-logfile - \
-    "app:create_app()"
+    "app:create_app(migrations=False)"

@@ -1,7 +1,6 @@
 """Flask extensions, created unbound and bound to the app in create_app."""
 
 from flask_limiter import Limiter
-from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import MetaData
@@ -25,7 +24,6 @@ class Base(DeclarativeBase):
 
 # Objects stay readable after commit: a write's answer is rendered from what was just loaded.
 db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
-migrate = Migrate()
 csrf = CSRFProtect()
 
 

@@ -172,7 +172,7 @@ class Gunicorn(Server):
         ]
         if _gunicorn_has_control_socket():
             command.append("--no-control-socket")  # servers of parallel tests must not share one
-        super().__init__([*command, "app:create_app()"], env, log, port)
+        super().__init__([*command, "app:create_app(migrations=False)"], env, log, port)
 
 
 @contextlib.contextmanager

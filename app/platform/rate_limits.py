@@ -94,24 +94,23 @@ def heavy(view: F) -> F:
     return cast(F, per_device(per_address(view)))
 
 
-def _adding_a_player() -> bool:
-    # « Ajouter un joueur » sends the new-game form to get one more field: it creates nothing,
-    # and a table typing ten names must not spend its games on it (like reading a page).
-    return "ajouter" in request.form
+def game_creations(exempt_when: Callable[[], bool] | None = None) -> Callable[[F], F]:
+    """Count a new game (or a rematch) against the device's allowance and its address's, except
+    the requests `exempt_when` says create nothing."""
 
+    def counted(view: F) -> F:
+        per_address = limiter.limit(
+            _limit("RATELIMIT_GAME_CREATION_PER_ADDRESS"),
+            key_func=address,
+            methods=["POST"],
+            exempt_when=exempt_when,
+        )
+        per_device = limiter.limit(
+            _limit("RATELIMIT_GAME_CREATION"), methods=["POST"], exempt_when=exempt_when
+        )
+        return cast(F, per_device(per_address(view)))
 
-def game_creations(view: F) -> F:
-    """Count a new game (or a rematch) against the device's allowance and its address's."""
-    per_address = limiter.limit(
-        _limit("RATELIMIT_GAME_CREATION_PER_ADDRESS"),
-        key_func=address,
-        methods=["POST"],
-        exempt_when=_adding_a_player,
-    )
-    per_device = limiter.limit(
-        _limit("RATELIMIT_GAME_CREATION"), methods=["POST"], exempt_when=_adding_a_player
-    )
-    return cast(F, per_device(per_address(view)))
+    return counted
 
 
 def count_imported_games(count: int, device_hash: str, address: str) -> None:

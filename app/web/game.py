@@ -52,12 +52,18 @@ def new_game() -> str:
     return render_template("game/new_game.html", form=form, refusal=None, focus=None)
 
 
+def _adding_a_player() -> bool:
+    # « Ajouter un joueur » sends the new-game form to get one more field: it creates nothing,
+    # and a table typing ten names must not spend its games on it (like reading a page).
+    return "ajouter" in request.form
+
+
 @bp.post("/parties")
-@rate_limits.game_creations
+@rate_limits.game_creations(exempt_when=_adding_a_player)
 def create_game() -> ResponseReturnValue:
     """Start a game with the names typed, or show the form again with what is wrong."""
     form = NewGameForm(request.form)
-    if "ajouter" in request.form:
+    if _adding_a_player():
         form, focus = _with_one_more_field(form)
         return _new_game_form(form, status=200, focus=focus)
     try:
@@ -154,7 +160,7 @@ def result_image(public_id: str) -> Response:
 
 
 @bp.post("/parties/<public_id>/revanche")
-@rate_limits.game_creations
+@rate_limits.game_creations()
 def rematch(public_id: str) -> ResponseReturnValue:
     """Start a new game with the same players and rules."""
     new = games.rematch(public_id, current_device_hash())

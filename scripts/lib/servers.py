@@ -124,12 +124,14 @@ class Server:
         _wait_for_group_to_end(self.process.pid, within=10)
         self.process = None
 
-    def stop(self) -> None:
-        """Stop gracefully (SIGTERM lets workers finish their request), else kill."""
+    def stop(self, *, graceful: bool = False) -> None:
+        """Stop at once (SIGQUIT: gunicorn's quick shutdown), or gracefully (SIGTERM: workers
+        finish their requests, and wait graceful_timeout, 5 s, while a client keeps an idle
+        connection open: each test's server stop took 5 s); else kill."""
         if self.process is None:
             return
         try:
-            os.killpg(self.process.pid, signal.SIGTERM)
+            os.killpg(self.process.pid, signal.SIGTERM if graceful else signal.SIGQUIT)
             self.returncode = self.process.wait(timeout=30)
             _wait_for_group_to_end(self.process.pid, within=10)
             self.process = None

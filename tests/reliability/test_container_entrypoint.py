@@ -96,7 +96,7 @@ def test_the_container_migrates_an_empty_database_then_serves_and_passes_its_hea
         token, number = phone.open_game(game)
         answer = phone.post(f"/parties/{game}/manches", round_form(token, number, [3, 1]))
     finally:
-        server.stop()
+        server.stop(graceful=True)  # the container's SIGTERM
 
     assert check.returncode == 0, check.stderr
     assert answer.status_code == 303

@@ -79,6 +79,11 @@ class NewGameForm(Form):
             raise rules.Refusal({"game": N_("Choisissez un des jeux proposés.")})
         return game
 
+    def most_players(self) -> int:
+        """Return the most players the chosen game seats (the counter's most, if it is unknown)."""
+        game = rules.GAMES.get(self.game.data or rules.DEFAULT_GAME.key)
+        return game.max_players if game else rules.MAX_PLAYERS
+
     def game_rules(self) -> rules.GameRules:
         """Return the game and end rule chosen, or raise rules.Refusal keyed by the field in
         error. Fields that do not apply to the game chosen are ignored."""

@@ -84,10 +84,10 @@ def _go_to(url: str) -> ResponseReturnValue:
 
 
 def _with_one_more_field(form: NewGameForm) -> tuple[NewGameForm, str | None]:
-    """Return the same form with one more empty name field (up to the most players allowed),
-    and the name of that field, to focus it."""
+    """Return the same form with one more empty name field (up to the most players the chosen
+    game seats), and the name of that field, to focus it."""
     count = len(form.players.entries)
-    if count >= rules.MAX_PLAYERS:
+    if count >= form.most_players():
         return form, None
     data = MultiDict(request.form)
     data[f"players-{count}"] = ""

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from .actions import HTMX, count_rows, dump, game_page, start_game
-from .html import button, field_labelled, parse, scoreboard
+from .html import accessible_text, button, field_labelled, parse, scoreboard
 
 
 def name_fields(page):
@@ -104,6 +104,16 @@ def test_add_button_stops_at_ten_fields(client, app):
         or "disabled" in button(page, "Ajouter un joueur").attrs
     )
     assert count_rows(app, "game") == 0
+
+
+def test_add_button_stops_at_the_most_players_of_the_game_chosen(client):
+    data = {"game": "skyjo", "ajouter": "1", **{f"players-{seat}": f"P{seat}" for seat in range(7)}}
+
+    page = parse(client.post("/parties", data=data).data)
+
+    assert len(name_fields(page)) == 8  # Skyjo seats 8
+    assert button(page, "Ajouter un joueur") is None
+    assert re.search(r"\b8 joueurs\s*: la table est complète", accessible_text(page))
 
 
 def test_ten_players_can_play(client):

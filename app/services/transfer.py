@@ -11,6 +11,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
+import unicodedata
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -109,6 +111,16 @@ class _SpreadsheetWriter:
         )
 
 
+def file_name(game: ExportedGame, extension: str) -> str:
+    """Return the name a download of this game is saved under: its game (a free game's own name,
+    in plain letters) and its date, « skyjo-2026-12-02.csv »."""
+    game_rules = game.scoresheet.rules
+    letters = unicodedata.normalize("NFKD", (game_rules.title or "").lower())
+    plain = "".join(c for c in letters if not unicodedata.combining(c))  # é → e
+    stem = re.sub(r"[^a-z0-9]+", "-", plain).strip("-") or game_rules.game.key
+    return f"{stem}-{game.created_at:%Y-%m-%d}.{extension}"
+
+
 def _game_name(game_rules: rules.GameRules, translate: Translate) -> str:
     return game_rules.title or translate(game_rules.game.name)
 
@@ -128,12 +140,19 @@ def game_csv(game: ExportedGame, translate: Translate = str) -> str:
 
 
 def games_csv(games: Iterable[ExportedGame], translate: Translate = str) -> str:
-    """All games: one row per round; the seats' names and heads side by side."""
+    """All games: one row per round; the seats' names and points side by side (« Têtes » where
+    every game is one of 6 qui prend, « Points » where others are among them)."""
+    games = list(games)
+    heads = all(game.scoresheet.rules.game.counts_heads for game in games)
     out = io.StringIO()
     writer = _SpreadsheetWriter(out)
     seats = range(1, rules.MAX_PLAYERS + 1)
     per_seat = [
-        (N_("Joueur %(number)s", number=s), N_("Têtes %(number)s", number=s)) for s in seats
+        (
+            N_("Joueur %(number)s", number=s),
+            N_("Têtes %(number)s", number=s) if heads else N_("Points %(number)s", number=s),
+        )
+        for s in seats
     ]
     header = [GAME, GAME_NAME, DATE, ROUND, *[column for pair in per_seat for column in pair]]
     writer.writerow(map(translate, header))

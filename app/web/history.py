@@ -67,11 +67,11 @@ def statistics() -> str:
 def export_game(public_id: str, kind: str) -> Response:
     """Download one game as CSV (a spreadsheet) or JSON (to import elsewhere)."""
     found = reads.find_game(public_id, current_device_hash())
-    stamp = found.created_at.strftime("%Y-%m-%d")
     if kind == "csv":
         spreadsheet = transfer.game_csv(found, translate)
-        return _download(spreadsheet, "text/csv", f"6-qui-prend-{stamp}.csv")
-    return _download(transfer.export_json([found]), "application/json", f"6-qui-prend-{stamp}.json")
+        return _download(spreadsheet, "text/csv", transfer.file_name(found, "csv"))
+    document = transfer.export_json([found])
+    return _download(document, "application/json", transfer.file_name(found, "json"))
 
 
 @bp.get("/historique/export.<any(csv, json):kind>")

@@ -12,6 +12,7 @@ from flask_babel import get_timezone, gettext
 from app import rules
 from app.platform import rate_limits
 from app.platform.languages import translate
+from app.services import transfer
 from app.services.result_share import bgstats_link, bgstats_play
 from app.services.saved_game import SavedGame
 from app.web import result_image
@@ -47,7 +48,7 @@ def share_of(game: SavedGame, image_url: str) -> ResultShare | None:
         image_alt=gettext("Image du résultat\u202f: %(result)s", result=card.text),
         text=card.text,
         bgstats_url=bgstats_link(play),
-        file_name=f"6-qui-prend-{game.created_at:%Y-%m-%d}.png",
+        file_name=transfer.file_name(game, "png"),
     )
 
 

@@ -21,9 +21,10 @@ from app import rules
 from app.rules import EndRule, GameRules, Message, Scoresheet
 from app.services.import_file import parse_export
 from app.services.saved_game import SavedGame
-from app.services.transfer import FORMAT, VERSION, export_json, game_csv, games_csv
+from app.services.transfer import FORMAT, VERSION, export_json, file_name, game_csv, games_csv
 
 CREATED = datetime(2026, 11, 29, 19, 5, 0, 123456)
+FREE = rules.game_of("libre")
 SKYJO = GameRules.of(rules.game_of("skyjo"))
 FLIP_7 = GameRules.of(rules.game_of("flip-7"))
 
@@ -760,6 +761,35 @@ def test_all_games_as_csv_have_a_row_per_round_with_name_and_heads_pairs():
             "7",
         ],
     ]
+
+
+def test_the_all_games_csv_says_points_where_not_every_game_counts_heads():
+    six_nimmt = make_game(["Alice", "Bob"], [[1, 2]])
+    skyjo = make_game(["Carla", "Dan"], [[20, 5]], GameRules.of(rules.game_of("skyjo")), enders=[0])
+
+    header = read_csv(games_csv([six_nimmt, skyjo]))[0]
+
+    assert header[4:6] == ["Joueur 1", "Points 1"]
+
+
+@pytest.mark.parametrize(
+    ("game_rules", "name"),
+    [
+        (GameRules(), "6-qui-prend-2026-11-29.csv"),
+        (GameRules.of(rules.game_of("skyjo")), "skyjo-2026-11-29.csv"),
+        (
+            GameRules.of(FREE, end=EndRule.ROUNDS, round_count=3, title="Yam’s à l’Été"),
+            "yam-s-a-l-ete-2026-11-29.csv",
+        ),
+        (
+            GameRules.of(FREE, end=EndRule.ROUNDS, round_count=3, title="麻雀"),
+            "libre-2026-11-29.csv",
+        ),
+    ],
+    ids=["6 qui prend", "skyjo", "a free game", "a name without latin letters"],
+)
+def test_a_download_is_named_after_its_game_and_date(game_rules, name):
+    assert file_name(make_game(["Alice", "Bob"], [], game_rules), "csv") == name
 
 
 def test_ten_players_fill_every_column_of_the_all_games_csv():

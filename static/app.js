@@ -89,7 +89,12 @@ document.addEventListener("click", (event) => {
     newest = Math.max(newest, Number(event.data));
     catchUp();
   });
-  stream.addEventListener("fin", () => stream.close());
+  // The game is gone for this phone (deleted, or the phone removed from the table): the page
+  // asked again says so (404), where the stream would only have gone quiet.
+  stream.addEventListener("fin", () => {
+    stream.close();
+    location.reload();
+  });
   // Fields emptied, or the phone looked at again: catch up then.
   document.addEventListener("input", catchUp);
   document.addEventListener("visibilitychange", catchUp);

@@ -93,6 +93,15 @@ def test_a_round_from_another_phone_shows_live_and_never_over_what_is_typed(new_
     first.expect_totals({"Alice": 6, "Bruno": 9, "Chloé": 11})  # caught up once emptied
 
 
+def test_a_phone_removed_from_the_table_is_told_on_its_open_page(new_context):
+    first, second = _two_scorers(new_context)
+
+    control(first.page, "Inviter à marquer").click()
+    first.page.get_by_role("button", name="Retirer les téléphones invités").click()
+
+    expect(second.page.get_by_text("cette partie appartient à un autre appareil")).to_be_visible()
+
+
 def test_a_second_tab_of_the_same_phone_follows_the_rounds_of_the_first(new_context):
     first = game_started(new_context().new_page(), NAMES, [5, 6, 7])  # a phone's own game
     second = GamePage(first.page.context.new_page())

@@ -7,9 +7,10 @@ import json
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
-from sqlalchemy import Row, Text, func, select
+from sqlalchemy import Row, Select, Text, bindparam, func, select
 from sqlalchemy import cast as cast_as
 
 from app import rules
@@ -60,6 +61,24 @@ def read_game(
     time »), and 0.3 ms less from the kept sheet than from the rows (« Issue 33 »).
     """
     device = look_for(public_id, device_hash)
+    found = db.session.execute(_read_of(with_rows), {"public_id": public_id, "device": device})
+    row = found.one_or_none()
+    if row is None:
+        raise GameNotFound(public_id)
+    sheet = row.kept_sheet
+    if sheet is None or sheet["version"] != row.version:
+        sheet = _sheet_from_rows(row.id)
+    game = SavedGame.frozen(
+        row, sheet["players"], sheet["rounds"], sheet.get("enders", ()), row.played_until
+    )
+    return game, row if with_rows and row.starts is not None else None
+
+
+@cache
+def _read_of(with_rows: bool) -> Select[Any]:
+    """Return read_game's statement, its game and device as parameters: built once per process
+    and kept, with the cache key SQLAlchemy makes of it. Built again for each page, it cost
+    0.4 ms of a 0.7 ms read (10-player, 20-round page, in process; docs/performance.md)."""
     last_recorded = (
         select(Round.recorded_at)
         .where(Round.game_id == Game.id)
@@ -72,17 +91,7 @@ def read_game(
         query = query.add_columns(
             RowsRoundState.round_number, RowsRoundState.starts, RowsRoundState.turns
         ).outerjoin(RowsRoundState, RowsRoundState.game_id == Game.id)
-    found = db.session.execute(query.where(Game.public_id == public_id, reachable_by(device)))
-    row = found.one_or_none()
-    if row is None:
-        raise GameNotFound(public_id)
-    sheet = row.kept_sheet
-    if sheet is None or sheet["version"] != row.version:
-        sheet = _sheet_from_rows(row.id)
-    game = SavedGame.frozen(
-        row, sheet["players"], sheet["rounds"], sheet.get("enders", ()), row.played_until
-    )
-    return game, row if with_rows and row.starts is not None else None
+    return query.where(Game.public_id == bindparam("public_id"), reachable_by(bindparam("device")))
 
 
 def _sheet_from_rows(game_id: int) -> dict[str, Any]:

@@ -58,7 +58,7 @@ def read_game(
     missing or older than its game (a game stored by other means than the services) is read
     from its round and player rows instead. A page costs about half the CPU to read this way
     than through the ORM with its loaders (docs/performance.md, « The game page's server
-    time »), and 0.3 ms less from the kept sheet than from the rows (« Issue 33 »).
+    time »), and about 0.25 ms less from the kept sheet than from the rows (« Issue 33 »).
     """
     device = look_for(public_id, device_hash)
     found = db.session.execute(_read_of(with_rows), {"public_id": public_id, "device": device})

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from sqlalchemy import ColumnElement, or_, select
+from sqlalchemy import BindParameter, ColumnElement, or_, select
 from sqlalchemy.orm import selectinload
 
 from app.platform.extensions import db
@@ -22,8 +22,9 @@ def with_sheets() -> tuple[Any, ...]:
     return (selectinload(Game.players), selectinload(Game.rounds))
 
 
-def reachable_by(device_hash: str) -> ColumnElement[bool]:
-    """The games a phone may see and score: its own, and those of the tables it joined."""
+def reachable_by(device_hash: str | BindParameter[str]) -> ColumnElement[bool]:
+    """The games a phone may see and score: its own, and those of the tables it joined (the
+    device hash, or a parameter for it in a statement kept for every phone)."""
     tables = select(TablePhone.table_id).where(TablePhone.device_hash == device_hash)
     return or_(Game.device_hash == device_hash, Game.table_id.in_(tables))
 

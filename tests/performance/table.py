@@ -13,6 +13,7 @@ from sqlalchemy import event
 
 from app.platform.devices import claim_device
 from app.platform.extensions import db
+from app.services.saved_game import keep_sheet
 from app.storage.models import Game, Player, Round
 
 HTMX = {"HX-Request": "true"}
@@ -47,8 +48,9 @@ class Device:
             token = g.device_token
         client.set_cookie(app.config["DEVICE_COOKIE_NAME"], token)
 
-    def store_games(self, *shapes: tuple[int, int]) -> list[str]:
-        """Store one game per (players, rounds) shape, with light rounds; return their ids."""
+    def store_games(self, *shapes: tuple[int, int], kept: bool = True) -> list[str]:
+        """Store one game per (players, rounds) shape, with light rounds, and its kept sheet
+        unless told not to (a game stored by other means than the services); return their ids."""
         with self.app.app_context():
             games = [
                 Game(
@@ -61,6 +63,10 @@ class Device:
             for game, (_, rounds) in zip(games, shapes, strict=True):
                 lines = heads_of(len(game.players), rounds)
                 game.rounds.extend(Round(number=n, heads=h) for n, h in enumerate(lines, 1))
+            if kept:
+                db.session.flush()  # the columns' defaults (its game, its version) set
+                for game in games:
+                    keep_sheet(game)  # as every write of the services does
             db.session.commit()
             return [game.public_id for game in games]
 

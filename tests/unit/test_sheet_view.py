@@ -1,0 +1,75 @@
+"""Unit tests of app.web.sheet_view: the round sheet's rows and the scoreboard's lines, their words
+in the page's language and their addresses as url_for makes them."""
+
+from __future__ import annotations
+
+import pytest
+from flask import url_for
+from markupsafe import Markup
+
+from app import rules
+from app.rules import GameRules, Scoresheet
+from app.web.sheet_view import score_lines, sheet_rows
+
+N = "\u202f"  # French puts a narrow no-break space before a colon
+
+
+@pytest.fixture
+def speaking(app):
+    """Enter a request in a language, as the game page's request would."""
+
+    def enter(language: str):
+        return app.test_request_context(headers={"Accept-Language": language})
+
+    return enter
+
+
+def test_each_round_edit_link_is_the_address_url_for_makes(speaking):
+    played = Scoresheet(("Alice", "Bruno"), tuple((n % 5, 1) for n in range(12)))
+
+    with speaking("fr"):
+        rows = sheet_rows(played, "abc_-9")
+        expected = [
+            url_for("rounds.edit_round_form", public_id="abc_-9", number=n) for n in range(1, 13)
+        ]
+
+    assert [row.edit_url for row in rows] == expected
+    assert rows[10].label == "Manche 11"
+    assert rows[10].edit_label == "Modifier la manche 11"
+
+
+def test_a_read_only_sheet_has_no_edit_links_and_its_words_in_the_page_language(speaking):
+    with speaking("en"):
+        rows = sheet_rows(Scoresheet(("Alice", "Bruno"), ((3, 1), (0, 2))), None)
+
+    assert [(row.label, row.edit_url, row.cells) for row in rows] == [
+        ("Round 1", None, ((3, False), (1, False))),
+        ("Round 2", None, ((0, False), (2, False))),
+    ]
+
+
+def test_the_doubled_score_is_marked_in_its_cell(speaking):
+    skyjo = GameRules.of(rules.game_of("skyjo"))
+    played = Scoresheet(("Alice", "Bruno", "Chloé"), ((20, 3, 5),), skyjo, (0,))
+
+    with speaking("fr"):
+        (row,) = sheet_rows(played, None)
+
+    assert row.cells == ((40, True), (3, False), (5, False))
+
+
+def test_score_lines_say_rank_gauge_and_last_round_in_the_page_language(speaking):
+    played = Scoresheet(("Alice", "<Bruno>"), ((3, 60), (2, -1)))
+
+    with speaking("fr"):
+        alice, bruno = score_lines(played)
+    with speaking("en"):
+        _, bruno_en = score_lines(played)
+
+    assert (alice.leads, alice.rank, alice.last) == (True, None, "+2")
+    assert bruno.rank == Markup("2<sup>e</sup>")
+    assert bruno_en.rank == "#2"
+    assert bruno.last == "-1"
+    assert bruno.gauge_label == f"\u2068<Bruno>\u2069{N}: 59 sur 66"
+    assert (bruno.limit, bruno.gauge, bruno.low) == (66, 59, 56)
+    assert bruno.warning == f"Marge avant la fin{N}: 7"

@@ -24,7 +24,7 @@ from app import rules
 from app.platform import rate_limits
 from app.platform.devices import current_device_hash
 from app.services import reads, round_assistant
-from app.web.forms import cards_typed, carried_heads, pile_typed, step_number, typed_fields
+from app.web.forms import cards_typed, carried_heads, pile_typed, typed_fields, whole_number
 from app.web.htmx import is_htmx, vary_on_htmx
 from app.web.refusals import said, shown
 
@@ -47,7 +47,7 @@ def count(public_id: str) -> ResponseReturnValue:
     sheet = found.scoresheet
     kept = carried_heads(request.args, len(sheet.players))
     typed = request.args.get("cartes", "")[:1000]
-    seat = step_number(request.args.get("joueur"))
+    seat = whole_number(request.args.get("joueur"))
     cards: tuple[int, ...] = ()
     refusal: rules.Refusal | None = None
     if "cartes" in request.args:
@@ -91,7 +91,7 @@ def assistant(public_id: str) -> Response:
 def lay_rows(public_id: str) -> ResponseReturnValue:
     """Lay the four cards that start the rows."""
     typed = typed_fields(request.form, "row", rules.ROWS)
-    number = step_number(request.form.get("number"))
+    number = whole_number(request.form.get("number"))
     return _step(
         public_id,
         typed,
@@ -103,7 +103,7 @@ def lay_rows(public_id: str) -> ResponseReturnValue:
 @rate_limits.writes
 def clear_rows(public_id: str) -> ResponseReturnValue:
     """Pick the rows up again before any turn, to lay them anew."""
-    number = step_number(request.form.get("number"))
+    number = whole_number(request.form.get("number"))
     return _step(
         public_id, [], lambda _cards: round_assistant.clear_rows(public_id, _device(), number)
     )
@@ -114,7 +114,7 @@ def clear_rows(public_id: str) -> ResponseReturnValue:
 def place_cards(public_id: str) -> ResponseReturnValue:
     """Place the cards the players revealed, or stop at the card whose player must choose."""
     typed = typed_fields(request.form, "card", rules.MAX_PLAYERS)
-    turn = step_number(request.form.get("turn"))
+    turn = whole_number(request.form.get("turn"))
     return _step(
         public_id,
         typed,
@@ -126,7 +126,7 @@ def place_cards(public_id: str) -> ResponseReturnValue:
 @rate_limits.writes
 def choose_row(public_id: str) -> ResponseReturnValue:
     """Let the player of the too-low card take the row they chose."""
-    turn, row = step_number(request.form.get("turn")), step_number(request.form.get("row"))
+    turn, row = whole_number(request.form.get("turn")), whole_number(request.form.get("row"))
     return _step(
         public_id, [], lambda _cards: round_assistant.choose_row(public_id, _device(), turn, row)
     )
@@ -136,7 +136,7 @@ def choose_row(public_id: str) -> ResponseReturnValue:
 @rate_limits.writes
 def take_back_turn(public_id: str) -> ResponseReturnValue:
     """Take back the last turn (with its row choice), once per tap."""
-    turn = step_number(request.form.get("turn"))
+    turn = whole_number(request.form.get("turn"))
     return _step(
         public_id,
         [],

@@ -285,11 +285,6 @@ def pile_typed(text: str) -> list[int]:
     return [number for word in words if (number := whole_number(word)) is not None]
 
 
-def step_number(typed: str | None) -> int | None:
-    """Return the number of a step a form carries (a round, a turn, a row), or None."""
-    return whole_number(typed)
-
-
 def carried_heads(args: Mapping[str, str], players: int) -> dict[int, int]:
     """Return the heads a round form carries in an address (`heads-2=5`), by seat: those the
     count of a pile reports, and those typed before « Compter les têtes », kept on the way.

@@ -4,7 +4,6 @@ every game of a phone (its export and statistics)."""
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -66,8 +65,8 @@ def read_game(
     if row is None:
         raise GameNotFound(public_id)
     sheet = row.kept_sheet
-    if sheet is None or sheet["version"] != row.version:
-        sheet = _sheet_from_rows(row.id)
+    if not _kept_for(sheet, row.version):
+        sheet = _sheets_from_rows([row.id])[row.id]
     game = SavedGame.frozen(
         row, sheet["players"], sheet["rounds"], sheet.get("enders", ()), row.played_until
     )
@@ -92,21 +91,6 @@ def _read_of(with_rows: bool) -> Select[Any]:
             RowsRoundState.round_number, RowsRoundState.starts, RowsRoundState.turns
         ).outerjoin(RowsRoundState, RowsRoundState.game_id == Game.id)
     return query.where(Game.public_id == bindparam("public_id"), reachable_by(bindparam("device")))
-
-
-def _sheet_from_rows(game_id: int) -> dict[str, Any]:
-    """Return a game's sheet as kept (saved_game.kept_sheet) from its player and round rows."""
-    names = db.session.scalars(
-        select(Player.name).where(Player.game_id == game_id).order_by(Player.seat)
-    ).all()
-    played = db.session.execute(
-        select(Round.heads, Round.ended_by).where(Round.game_id == game_id).order_by(Round.number)
-    ).all()
-    return {
-        "players": names,
-        "rounds": [row.heads for row in played],
-        "enders": [row.ended_by for row in played],
-    }
 
 
 def game_in_progress(device_hash: str | None) -> SavedGame | None:
@@ -184,42 +168,43 @@ def all_games(device_hash: str | None) -> list[SavedGame]:
     ).all()
     # Every kept sheet as one JSON document: one decoding, not one per game.
     kept = json.loads("[" + ",".join(row.kept or "null" for row in found) + "]")
-    if any(sheet is None or sheet["version"] != row.version for row, sheet in zip(found, kept)):
-        kept = _sheets_from_rows(device_hash, found, kept)
-    return [
-        SavedGame.frozen(row, sheet["players"], sheet["rounds"], sheet.get("enders", ()))
-        for row, sheet in zip(found, kept, strict=True)
-    ]
+    stale = [row.id for row, sheet in zip(found, kept) if not _kept_for(sheet, row.version)]
+    from_rows = _sheets_from_rows(stale) if stale else {}
+    games = []
+    for row, sheet in zip(found, kept, strict=True):
+        sheet = from_rows.get(row.id, sheet)
+        games.append(
+            SavedGame.frozen(row, sheet["players"], sheet["rounds"], sheet.get("enders", ()))
+        )
+    return games
 
 
-def _sheets_from_rows(
-    device_hash: str, found: Sequence[Row[Any]], kept: list[dict[str, Any] | None]
-) -> list[dict[str, Any]]:
-    """Return the kept sheets, each one missing or stale read again from its player and round
-    rows (two statements for the device's every game)."""
-    reachable = select(Game.id).where(reachable_by(device_hash)).scalar_subquery()
-    names: dict[int, list[str]] = defaultdict(list)
+def _kept_for(sheet: dict[str, Any] | None, version: int) -> bool:
+    """Tell whether a game's kept sheet is that of its version (else: missing, or left behind
+    by a write that did not go through the services)."""
+    return sheet is not None and sheet["version"] == version
+
+
+def _sheets_from_rows(game_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
+    """Return these games' sheets, as kept (saved_game.kept_sheet), from their player and round
+    rows: two statements, whatever their number."""
+    sheets: dict[int, dict[str, Any]] = {
+        game_id: {"players": [], "rounds": [], "enders": []} for game_id in game_ids
+    }
     for game_id, name in db.session.execute(
         select(Player.game_id, Player.name)
-        .where(Player.game_id.in_(reachable))
+        .where(Player.game_id.in_(game_ids))
         .order_by(Player.game_id, Player.seat)
     ):
-        names[game_id].append(name)
-    rounds: dict[int, list[Any]] = defaultdict(list)
-    enders: dict[int, list[int | None]] = defaultdict(list)
+        sheets[game_id]["players"].append(name)
     for game_id, heads, ended_by in db.session.execute(
         select(Round.game_id, Round.heads, Round.ended_by)
-        .where(Round.game_id.in_(reachable))
+        .where(Round.game_id.in_(game_ids))
         .order_by(Round.game_id, Round.number)
     ):
-        rounds[game_id].append(heads)
-        enders[game_id].append(ended_by)
-    return [
-        sheet
-        if sheet is not None and sheet["version"] == row.version
-        else {"players": names[row.id], "rounds": rounds[row.id], "enders": enders[row.id]}
-        for row, sheet in zip(found, kept, strict=True)
-    ]
+        sheets[game_id]["rounds"].append(heads)
+        sheets[game_id]["enders"].append(ended_by)
+    return sheets
 
 
 def rows_round_of(state: RowsRoundState | Row[Any], players: int) -> rules.RowsRound:

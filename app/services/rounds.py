@@ -221,10 +221,10 @@ def edit_round(
 def _changed(work: UnitOfWork, game: Game) -> SavedGame:
     # Every change bumps the version, so that an edit made from a stale page can be refused.
     game.version += 1
-    keep_sheet(game)
+    saved = keep_sheet(game)
     db.session.flush()
     work.announce(game)
-    return SavedGame.of(game)
+    return saved
 
 
 def _stored(number: int, checked: rules.RoundScores) -> Round:

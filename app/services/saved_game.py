@@ -120,10 +120,13 @@ def kept_sheet(sheet: rules.Scoresheet, version: int) -> dict[str, Any]:
     return kept
 
 
-def keep_sheet(game: Game) -> None:
-    """Write the game's kept sheet from its players and rounds as they now stand (before the
-    flush that stores them with it)."""
-    game.kept_sheet = kept_sheet(SavedGame.of(game).scoresheet, game.version)
+def keep_sheet(game: Game) -> SavedGame:
+    """Write the game's kept sheet from its players and rounds as they now stand, before the
+    flush that stores it with them, and return the game as it now stands (its new rounds already
+    flushed: their dates are in it)."""
+    saved = SavedGame.of(game)
+    game.kept_sheet = kept_sheet(saved.scoresheet, game.version)
+    return saved
 
 
 class GameNotFound(Exception):

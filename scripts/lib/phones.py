@@ -61,12 +61,7 @@ def empty_database(backend: str, directory: Path) -> Iterator[Database]:
     if not POSTGRES_URL:
         raise NoPostgres("TEST_POSTGRES_URL is not set (scripts/start-postgres.sh)")
     name = f"sqp_reliability_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT", poolclass=sa.pool.NullPool)
-    try:
-        with admin.connect() as conn:
-            conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    finally:
-        admin.dispose()
+    _as_admin(f'CREATE DATABASE "{name}"')
     database = Database(
         "postgresql",
         sa.make_url(POSTGRES_URL).set(database=name).render_as_string(hide_password=False),
@@ -80,10 +75,16 @@ def empty_database(backend: str, directory: Path) -> Iterator[Database]:
 def drop_database(database: Database) -> None:
     """Drop a PostgreSQL database made by empty_database, cutting off whoever is connected to it."""
     name = sa.make_url(database.url).database
+    _as_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _as_admin(statement: str) -> None:
+    """Run one statement on the PostgreSQL server of TEST_POSTGRES_URL, outside a transaction
+    (CREATE and DROP DATABASE cannot run in one)."""
     admin = sa.create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT", poolclass=sa.pool.NullPool)
     try:
         with admin.connect() as conn:
-            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            conn.execute(sa.text(statement))
     finally:
         admin.dispose()
 

@@ -134,6 +134,7 @@ class Hub:
         self.conditions: dict[int, threading.Condition] = {}
         self.watchers: dict[int, int] = {}
         self.stamps: dict[int, int] = {}  # bumped at each change heard of, per game
+        self.joined: set[int] = set()  # games a stream began to follow since the last look
         self.thread: threading.Thread | None = None
         self.slots = 0  # streams taken (Slot), by every client
         self.by_address: dict[str, int] = {}  # and by client address
@@ -165,6 +166,7 @@ class Hub:
             self._start()
             self.watchers[game_id] = self.watchers.get(game_id, 0) + 1
             self.conditions.setdefault(game_id, threading.Condition(self.lock))
+            self.joined.add(game_id)
             watch = Watch(self, game_id, slot)
         try:
             yield watch
@@ -214,16 +216,23 @@ class Hub:
         versions: dict[int, Hashable] = {}
         while True:
             time.sleep(SQLITE_EVERY)
-            followed = list(self.watchers)
+            with self.lock:
+                followed = list(self.watchers)
+                joined, self.joined = self.joined, set()
             if not followed:
+                versions = {}  # a game followed again later is compared with nothing this old
                 continue
             try:
                 with self.engine.connect() as connection:
                     now = self.read_versions(connection, followed)
             except sa.exc.OperationalError:  # the database is busy or gone: look again later
+                with self.lock:
+                    self.joined |= joined
                 continue
-            # A game newly followed is woken once too: it may have changed before its first look.
-            self.changed([g for g in followed if now.get(g) != versions.get(g)])
+            # A game a new stream follows is woken once after its stream began: what the look
+            # remembers of it may be older than that stream's first look, and a share started
+            # and stopped since reads the same as before (its token None both times).
+            self.changed([g for g in followed if g in joined or now.get(g) != versions.get(g)])
             versions = {g: now.get(g) for g in followed}
 
 

@@ -8,6 +8,7 @@ import threading
 
 import pytest
 
+from app.platform import live
 from app.platform.extensions import limiter
 
 from .actions import HTMX, cancel_round, dump, game_url, new_device, play_rounds, start_game
@@ -256,6 +257,20 @@ class TestLiveStream:
         stop(client, game)
         assert stream.get(timeout=10)[0] == "fin"
         assert stream.get(timeout=10)[0] == "(fermé)"
+
+    def test_a_share_stopped_twice_ends_its_second_followers_stream_too(
+        self, app, client, game, monkeypatch
+    ):
+        # Between a share and its stop the game reads (on SQLite's look) as it did before it was
+        # shared: a look that remembered the first stop missed the second (a follower told
+        # nothing). Looks a second apart: the second stop comes before the next one.
+        stream = self.events(new_device(app), share(client, game))
+        stop(client, game)
+        assert [stream.get(timeout=10)[0] for _ in range(2)] == ["fin", "(fermé)"]
+        monkeypatch.setattr(live, "SQLITE_EVERY", 1.0)
+        stream = self.events(new_device(app), share(client, game))
+        stop(client, game)
+        assert stream.get(timeout=10)[0] == "fin"
 
     def test_a_reconnect_gets_what_it_missed_at_once(self, app, client, game):
         address = share(client, game)

@@ -104,7 +104,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, migrations: bool
     app.register_blueprint(rounds.bp)  # recording, cancelling, restoring, correcting rounds
     app.register_blueprint(history.bp)  # past games, statistics, export and import
     app.register_blueprint(assistant.bp)  # the round assistant, counting heads, the rules
-    app.register_blueprint(installed_app.bp)  # the installed app: manifest and service worker
+    installed_app.init_app(app, kept_pages=game.KEPT_OFFLINE)  # its manifest and service worker
     app.register_blueprint(follow.bp)  # sharing a game, and following it from other phones
     app.register_blueprint(table.bp)  # several phones scoring one table
     errors.init_app(app)

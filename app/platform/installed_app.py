@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from flask import Blueprint, current_app, render_template, request, url_for
+from flask import Blueprint, Flask, current_app, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
@@ -36,6 +36,13 @@ def _revalidated(body: str, mimetype: str) -> Response:
     response.headers["Cache-Control"] = "no-cache"
     response.add_etag()
     return response.make_conditional(request)
+
+
+def init_app(app: Flask, *, kept_pages: str) -> None:
+    """Serve the installed app; `kept_pages` matches the paths of the pages whose last copy the
+    service worker keeps for offline (the layer above's addresses, a JavaScript RegExp's source)."""
+    app.extensions["kept_pages"] = kept_pages
+    app.register_blueprint(bp)
 
 
 @bp.get("/manifest.webmanifest")
@@ -83,6 +90,10 @@ def service_worker() -> Response:
     version = hashlib.sha256(" ".join(precache).encode()).hexdigest()[:12]
     offline = url_for("installed_app.offline_page")
     body = render_template(
-        "installed_app/sw.js", version=version, precache=precache, offline=offline
+        "installed_app/sw.js",
+        version=version,
+        precache=precache,
+        offline=offline,
+        kept_pages=current_app.extensions["kept_pages"],
     )
     return _revalidated(body, "text/javascript")

@@ -37,6 +37,10 @@ from app.web.refusals import shown
 from app.web.shared_result import image_response, share_of
 
 bp = Blueprint("game", __name__)
+# The pages the installed app keeps its last copy of, to show without network (a JavaScript
+# RegExp's source, for templates/installed_app/sw.js): home, where the installed app starts, and
+# each game's page — not the new-game form.
+KEPT_OFFLINE = r"^/(parties/(?!nouvelle$)[^/]+)?$"
 
 
 @bp.get("/")

@@ -9,8 +9,8 @@ const STATIC = "static-" + VERSION;
 const PAGES = "pages"; {# kept across versions: a deploy must not lose a table's offline copy #}
 const KEPT_PAGES = 50; {# the pages most recently opened; each copy is a few KB #}
 const SLOW_MS = 6000; {# a network this slow is no network at the table: show the copy #}
-{# Pages kept for offline: a game, and home (where the installed app starts, with « Reprendre »). #}
-const KEPT = /^\/(parties\/(?!nouvelle$)[^/]+)?$/;
+{# The pages kept for offline, as the web layer names them (app/web/game.py, KEPT_OFFLINE). #}
+const KEPT = new RegExp({{ kept_pages | tojson }});
 {# app.1a2b3c4d5e6f.css -> app.css: an old page's files, in their current version. #}
 const plain = (path) => path.replace(/\.[0-9a-f]{12}(\.[^./]+)$/, "$1");
 const current = new Map(PRECACHE.map((url) => [plain(url), url]));

@@ -39,7 +39,7 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== location.origin) return;
   if (request.mode === "navigate") {
-    if (KEPT.test(url.pathname)) event.respondWith(keptPage(request));
+    event.respondWith(KEPT.test(url.pathname) ? keptPage(request) : otherPage(request));
   } else if (url.pathname.startsWith("/static/")) {
     event.respondWith(staticFile(request, url.pathname));
   }
@@ -68,6 +68,16 @@ async function keptPage(request) {
     return await Promise.race([network, late]);
   } catch (error) {
     return (await offlineCopy(cache, request)) || (await offlinePage(cache)) || Response.error();
+  }
+}
+
+{# Any other page (the rules, the assistant…): the network's, else the offline page with the games
+   this phone can show — never the browser's error page. #}
+async function otherPage(request) {
+  try {
+    return await fetch(await saysStylesheet(request));
+  } catch (error) {
+    return (await offlinePage(await caches.open(PAGES))) || Response.error();
   }
 }
 

@@ -86,15 +86,19 @@ def test_back_and_forward_show_the_sheet_as_it_stands_and_record_nothing_twice(p
     expect(page.get_by_text("Têtes prises à la manche 3")).to_be_visible()
 
 
-def test_a_game_never_opened_here_shows_offline_the_app_s_page_with_the_games_it_can_show(
-    page: Page, context: BrowserContext
+@pytest.mark.parametrize("elsewhere", ["a game never opened here", "the rules"])
+def test_a_page_without_a_copy_shows_offline_the_app_s_page_with_the_games_it_can_show(
+    page: Page, context: BrowserContext, elsewhere: str
 ):
     game = start(page)
     game.play_round(NAMES, [4, 9], 1)
     controlled_by_the_service_worker(page)  # this game's copy is kept
 
     context.set_offline(True)
-    page.goto("/parties/jamais-ouverte-ici")
+    if elsewhere == "the rules":  # a link of the game page: the app's page, not the browser's
+        page.get_by_role("link", name="Règles du jeu").click()
+    else:
+        page.goto("/parties/jamais-ouverte-ici")
 
     expect(page.get_by_role("heading", name="Hors ligne", exact=True)).to_be_visible()
     page.get_by_role("link", name=re.compile("Alice.+, .+Bruno")).click()  # names isolated

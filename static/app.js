@@ -95,6 +95,13 @@ document.addEventListener("click", (event) => {
     stream.close();
     location.reload();
   });
+  // « Rejouer avec les mêmes joueurs » on another phone of the table (or in another tab): this
+  // phone goes on with the new game, as its followers do. Back comes to this game, which then
+  // links the new one.
+  stream.addEventListener("suite", (event) => {
+    stream.close();
+    location.assign(event.data);
+  });
   // Fields emptied, or the phone looked at again: catch up then.
   document.addEventListener("input", catchUp);
   document.addEventListener("visibilitychange", catchUp);

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import select
+from sqlalchemy import ScalarSelect, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import aliased
 
 from app import rules
 from app.platform.extensions import db
@@ -77,6 +78,35 @@ def delete_game(public_id: str, device_hash: str | None) -> None:
         db.session.delete(game)
 
 
+# A rematch's creation key names the game it follows: a second tap (or another phone of the
+# table) finds the same new game, and the old game's pages find where the table went on.
+REMATCH_KEY = "revanche:"
+
+
+def rematch_of(game: SavedGame) -> str | None:
+    """Return the public id of the game « Rejouer avec les mêmes joueurs » started from this
+    one, if any."""
+    return db.session.scalar(
+        select(Game.public_id).where(
+            Game.device_hash == game.owner, Game.creation_key == REMATCH_KEY + game.public_id
+        )
+    )
+
+
+def rematch_column() -> ScalarSelect[str]:
+    """The public id of each game's rematch (or NULL), as a column of a select on Game: one
+    indexed look-up a row (the key is unique per phone)."""
+    rematch = aliased(Game)
+    return (
+        select(rematch.public_id)
+        .where(
+            rematch.device_hash == Game.device_hash,
+            rematch.creation_key == REMATCH_KEY + Game.public_id,
+        )
+        .scalar_subquery()
+    )
+
+
 def rematch(public_id: str, device_hash: str | None) -> SavedGame:
     """Start a new game with the same players, in the same seats, under the same rules.
 
@@ -85,15 +115,17 @@ def rematch(public_id: str, device_hash: str | None) -> SavedGame:
     address goes on with it: followers and the big screen see the new game without a new link.
     """
     old = load_game(public_id, device_hash)
-    key = f"revanche:{old.public_id}"
+    key = REMATCH_KEY + old.public_id
     sheet = SavedGame.of(old).scoresheet
     new = start_game(old.device_hash, sheet.players, sheet.rules, key)
     with UnitOfWork() as work:
         old = load_game(public_id, device_hash, for_update=True)
         game = load_game(new.public_id, old.device_hash, for_update=True)
         game.table_id = old.table_id
+        # Its streams look again (while it has its follow token), and move on: the followers'
+        # and those of the table's other phones and of this phone's other tabs.
+        work.announce(old)
         if old.follow_token is not None and game.follow_token is None:
-            work.announce(old)  # while it has the token: its streams look again, and move on
             token, old.follow_token = old.follow_token, None
             db.session.flush()  # the token is unique: off the old game before on the new one
             game.follow_token = token

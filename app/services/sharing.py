@@ -13,7 +13,7 @@ from collections.abc import Hashable
 from sqlalchemy import Connection, func, select
 
 from app.platform.extensions import db
-from app.services import access, saved_game
+from app.services import access, games, saved_game
 from app.services.unit_of_work import UnitOfWork
 from app.storage.models import Game, TablePhone, new_public_id
 
@@ -82,11 +82,14 @@ def followed_version(token: str) -> tuple[int, int]:
 
 def live_versions(connection: Connection, game_ids: list[int]) -> dict[int, Hashable]:
     """What the live streams' SQLite look compares (app/platform/live.py), for each of these
-    games still there: its version, its follow token (a share stopped or started) and the count
+    games still there: its version, its follow token (a share stopped or started), the count
     of its table's phones (a phone leaving its table, or removed from it, changes no game, yet its
-    streams must look at their rights again). One query, whatever the number of followers."""
+    streams must look at their rights again) and its rematch (the table went on with another
+    game). One query, whatever the number of followers."""
     seated = select(func.count()).where(TablePhone.table_id == Game.table_id).scalar_subquery()
     rows = connection.execute(
-        select(Game.id, Game.version, Game.follow_token, seated).where(Game.id.in_(game_ids))
+        select(Game.id, Game.version, Game.follow_token, seated, games.rematch_column()).where(
+            Game.id.in_(game_ids)
+        )
     )
-    return {game_id: (version, token, phones) for game_id, version, token, phones in rows}
+    return {game_id: tuple(seen) for game_id, *seen in rows}

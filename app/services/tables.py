@@ -14,11 +14,12 @@ and may leave (« Quitter la table »).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from sqlalchemy import delete, func, select
 
 from app.platform.extensions import db
-from app.services import access, saved_game
+from app.services import access, games, saved_game
 from app.services.unit_of_work import UnitOfWork
 from app.storage.models import Game, SharedTable, TablePhone, new_public_id
 
@@ -175,16 +176,24 @@ def join(token: str, device_hash: str) -> saved_game.SavedGame:
         return saved_game.SavedGame.of(latest)
 
 
-def watched_version(public_id: str, device_hash: str | None) -> tuple[int, int]:
-    """Return (id, version) of a game this phone may score, for its live stream; or raise
+class Watched(NamedTuple):
+    """What a scoring phone's live stream follows of its game."""
+
+    id: int
+    version: int
+    rematch: str | None  # the public id of the game the table went on with, once there is one
+
+
+def watched_version(public_id: str, device_hash: str | None) -> Watched:
+    """Return what the live stream of a game this phone may score follows; or raise
     GameNotFound (deleted, or this phone left or was removed from its table)."""
     if device_hash is None or not access.PUBLIC_ID.fullmatch(public_id):
         raise saved_game.GameNotFound(public_id)
     found = db.session.execute(
-        select(Game.id, Game.version).where(
+        select(Game.id, Game.version, games.rematch_column()).where(
             Game.public_id == public_id, access.reachable_by(device_hash)
         )
     ).one_or_none()
     if found is None:
         raise saved_game.GameNotFound(public_id)
-    return found.id, found.version
+    return Watched(*found)

@@ -189,7 +189,12 @@ def game_page(found: saved_game.SavedGame, **context: Any) -> str:
     template = "game/_game_update.html" if is_htmx() else "game/game.html"
     image = url_for("game.result_image", public_id=found.public_id)
     share = share_of(found, image)
-    return render_template(template, game=found, sheet=found.scoresheet, share=share, **context)
+    # Where the table went on, once « Rejouer avec les mêmes joueurs » was tapped (only a finished
+    # game has a rematch): the page links it, and opens no live stream (it would move on at once).
+    rematch = games.rematch_of(found) if found.scoresheet.is_over else None
+    return render_template(
+        template, game=found, sheet=found.scoresheet, share=share, rematch=rematch, **context
+    )
 
 
 def answer_write(

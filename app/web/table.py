@@ -123,7 +123,7 @@ def live_version(public_id: str) -> ResponseReturnValue:
     again (static/app.js) — only when nothing is typed in it, so no one's typing is lost."""
     device_hash = current_device_hash()
     try:
-        game_id, _version = tables.watched_version(public_id, device_hash)
+        game_id = tables.watched_version(public_id, device_hash).id
     except saved_game.GameNotFound:
         return render_error(404)
     slot = streams.take_slot(game_id)
@@ -134,10 +134,13 @@ def live_version(public_id: str) -> ResponseReturnValue:
         # The rights too: a phone removed from the table (or gone from it in another tab) hears
         # no more, as much as when the game is deleted.
         try:
-            _, now = tables.watched_version(public_id, device_hash)
+            now = tables.watched_version(public_id, device_hash)
         except saved_game.GameNotFound:
             return None
-        return streams.Said(str(now), f"event: version\ndata: {now}\n\n")
+        if now.rematch is not None:  # the table went on with a new game: the page goes there
+            address = url_for("game.game", public_id=now.rematch)
+            return streams.Said(f"suite {now.rematch}", f"event: suite\ndata: {address}\n\n", True)
+        return streams.Said(str(now.version), f"event: version\ndata: {now.version}\n\n")
 
     events = streams.live_events(game_id, slot, look, known="", end="event: fin\ndata: fin\n\n")
     return streams.event_stream(events, slot)

@@ -93,6 +93,24 @@ def test_a_round_from_another_phone_shows_live_and_never_over_what_is_typed(new_
     first.expect_totals({"Alice": 6, "Bruno": 9, "Chloé": 11})  # caught up once emptied
 
 
+def test_a_rematch_on_one_phone_takes_the_tables_other_phones_to_the_new_game(new_context):
+    first, second = _two_scorers(new_context)
+    second.play_round(NAMES, [70, 1, 2], 2)
+    expect(first.result).to_be_visible()  # live, as every round
+    old_game = first.page.url
+
+    second.rematch.click()
+    expect(second.scoreboard).to_be_visible()
+
+    expect(first.page).to_have_url(second.page.url)  # within the expect's 10 s, no tap
+    first.play_round(NAMES, [1, 2, 3], 1)
+    second.expect_totals({"Alice": 1, "Bruno": 2, "Chloé": 3})
+    first.page.go_back()
+    assert first.page.url == old_game
+    first.page.get_by_role("link", name="Aller à la nouvelle partie").click()
+    first.expect_totals({"Alice": 1, "Bruno": 2, "Chloé": 3})
+
+
 def test_a_phone_removed_from_the_table_is_told_on_its_open_page(new_context):
     first, second = _two_scorers(new_context)
 

@@ -128,6 +128,9 @@ def test_a_rematch_from_a_joined_phone_stays_at_the_table_and_keeps_the_follow_a
     from_first = client.post(f"{game_url(public_id)}/revanche")  # the first phone taps too
 
     assert from_first.headers["Location"].endswith(game_url(new_game))  # the same new game
+    old_page = parse(client.get(game_url(public_id)).data)  # Back, or history: where it went on
+    assert link(old_page, "Aller à la nouvelle partie").get("href") == game_url(new_game)
+    assert old_page.by_id("game").get("data-live") is None  # its stream would move on at once
     assert play_round(client, new_game, 1, [1, 2, 3]).status_code == 303
     watched = parse(new_device(app).get(address).data)
     assert round_lines(watched) == [[1, 2, 3]]  # the follow address goes on with the new game

@@ -15,7 +15,7 @@ from sqlalchemy import cast as cast_as
 from app import rules
 from app.platform.extensions import db
 from app.services.access import look_for, reachable_by, with_sheets
-from app.services.saved_game import GameNotFound, SavedGame
+from app.services.saved_game import GameColumns, GameNotFound, SavedGame
 from app.storage.models import Game, Player, Round, RowsRoundState
 
 IN_PROGRESS_LOOKBACK = 20  # how many of the newest games the home page looks through
@@ -26,24 +26,8 @@ def find_game(public_id: str, device_hash: str | None) -> SavedGame:
     return read_game(public_id, device_hash)[0]
 
 
-# What a page reads of a game's own columns (SavedGame.frozen).
-_GAME = (
-    Game.id,
-    Game.public_id,
-    Game.version,
-    Game.created_at,
-    Game.game,
-    Game.title,
-    Game.best,
-    Game.end_rule,
-    Game.limit,
-    Game.round_count,
-    Game.pro,
-    Game.cancelled_rounds,
-    Game.origin_id,
-    Game.table_id,
-    Game.device_hash,
-)
+# What a page reads of a game's own columns (SavedGame.frozen), in GameColumns' order.
+_GAME = tuple(getattr(Game, column) for column in GameColumns._fields)
 
 
 def read_game(
@@ -172,9 +156,10 @@ def all_games(device_hash: str | None) -> list[SavedGame]:
     from_rows = _sheets_from_rows(stale) if stale else {}
     games = []
     for row, sheet in zip(found, kept, strict=True):
-        sheet = from_rows.get(row.id, sheet)
+        columns = GameColumns._make(row[:-1])
+        sheet = from_rows.get(columns.id, sheet)
         games.append(
-            SavedGame.frozen(row, sheet["players"], sheet["rounds"], sheet.get("enders", ()))
+            SavedGame.frozen(columns, sheet["players"], sheet["rounds"], sheet.get("enders", ()))
         )
     return games
 

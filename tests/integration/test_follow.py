@@ -13,6 +13,7 @@ from app.platform.extensions import limiter
 
 from .actions import HTMX, cancel_round, dump, game_url, new_device, play_rounds, start_game
 from .html import button, form_of, link, parse, round_lines, status_text, totals
+from .test_table import invite, join
 
 NAMES = ["Alice", "Bruno", "Chloé"]
 ADDRESS = re.compile(r"^http://localhost/suivre/([A-Za-z0-9_-]{22,})$")
@@ -215,11 +216,15 @@ class TestLiveStream:
         client's thread its request context would also be the one of the next requests.
         """
         url = parse(follower.get(address).data).by_id("follow").get("data-follow-stream")
+        return self.stream(follower, url, **headers)
+
+    def stream(self, phone, url: str, **headers: str) -> queue.Queue:
+        """Open a live stream as that phone; return the queue of its events, as `events`."""
         events: queue.Queue = queue.Queue()
         opened = threading.Event()
 
         def read() -> None:
-            response = follower.get(url, headers=headers, buffered=False)
+            response = phone.get(url, headers=headers, buffered=False)
             try:
                 assert response.mimetype == "text/event-stream"
                 for chunk in response.response:
@@ -271,6 +276,20 @@ class TestLiveStream:
         stream = self.events(new_device(app), share(client, game))
         stop(client, game)
         assert stream.get(timeout=10)[0] == "fin"
+
+    def test_a_rematch_takes_the_tables_other_phones_to_the_new_game(self, app, client, game):
+        other = new_device(app)
+        join(other, invite(client, game))
+        page = parse(other.get(game_url(game)).data)
+        stream = self.stream(other, page.by_id("game").get("data-live"))
+        assert stream.get(timeout=10)[0] == "version"  # what the page had
+        play_rounds(client, game, [70, 1, 2])
+        assert stream.get(timeout=10)[0] == "version"
+        new_game = client.post(f"{game_url(game)}/revanche").headers["Location"]
+
+        event, _id, address = stream.get(timeout=10)
+        assert (event, address) == ("suite", new_game)
+        assert stream.get(timeout=10)[0] == "(fermé)"
 
     def test_a_reconnect_gets_what_it_missed_at_once(self, app, client, game):
         address = share(client, game)

@@ -73,8 +73,8 @@ def seat_players(typed: Sequence[str], most: int = MAX_PLAYERS) -> list[str]:
                 least=MIN_PLAYERS,
             )
         )
-    if len(seated) > MAX_PLAYERS:
-        table_errors.append(N_("On joue à %(most)s au plus : retirez des noms.", most=MAX_PLAYERS))
+    if len(seated) > most:
+        table_errors.append(N_("On joue à %(most)s au plus : retirez des noms.", most=most))
     if seat_errors or table_errors:
         raise Refusal(seat_errors, table_errors)
     return [name for _, name in seated]

@@ -278,9 +278,11 @@ def test_fewer_than_2_players_are_refused(typed):
     assert refused.value.whole
 
 
-def test_more_than_10_players_are_refused():
+@pytest.mark.parametrize("most", [10, 8])  # 8: Skyjo's most
+def test_more_players_than_the_game_takes_are_refused(most):
+    seat_players(NAMES[:most], most)
     with pytest.raises(Refusal) as refused:
-        seat_players([*NAMES, "Karim"])
+        seat_players([*NAMES[:most], "Karim"], most)
 
     assert refused.value.whole
     assert refused.value.fields == {}

@@ -151,3 +151,31 @@ def test_no_wcag_22_aa_violation(page: Page, state: str):
     STATES[state](page)
 
     expect_accessible(page, state)
+
+
+# The focus ring's colour against the ground it is drawn on (the nearest ancestor's background).
+FOCUS_CONTRAST = """(element) => {
+  const rgb = (colour) => colour.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const light = (colour) => {
+    const [r, g, b] = rgb(colour).map((c) => (c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  let ground = element.parentElement;
+  while (getComputedStyle(ground).backgroundColor.endsWith(", 0)") || getComputedStyle(ground).backgroundColor === "transparent") ground = ground.parentElement;
+  const [a, b] = [light(getComputedStyle(element).outlineColor), light(getComputedStyle(ground).backgroundColor)];
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}"""
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_keyboard_focus_ring_stands_out_on_the_header_and_the_page(new_context, theme: str):
+    page = new_context(color_scheme=theme).new_page()
+    game = _game(page, [5, 6, 7])
+    for control in (
+        page.get_by_role("link", name="English"),  # on the header's red
+        game.page.get_by_role("button", name="Valider la manche"),  # on the page's ground
+    ):
+        control.focus()
+        page.keyboard.press("Shift+Tab")
+        page.keyboard.press("Tab")  # reached by the keyboard: :focus-visible
+        assert control.evaluate(FOCUS_CONTRAST) >= 3  # WCAG 2.2, 1.4.11 non-text contrast

@@ -14,10 +14,16 @@ document.addEventListener("keydown", (event) => {
     // sit on the scoreboard (form="round-form").
     const fields = [...field.form.elements].filter((element) => element.hasAttribute(kind));
     const next = fields[fields.indexOf(field) + 1];
+    // Skyjo asks who ended the round after the scores: Enter goes there while no one is chosen
+    // (the round would be refused); arrows choose, Enter then sends.
+    const ender = field.form.elements.namedItem("ended_by");
     if (next) {
       event.preventDefault();
       next.focus();
       next.select();
+    } else if (ender instanceof RadioNodeList && !ender.value) {
+      event.preventDefault();
+      ender[0].focus();
     }
   } else if (field.matches("[data-name-field]")) {
     // Enter moves to the next name, or adds a field after the last one.

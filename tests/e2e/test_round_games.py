@@ -29,8 +29,10 @@ def test_skyjo_doubles_who_ended_the_round_and_the_lowest_total_wins(page: Page)
     expect(game.heads_field("Alice")).to_have_value("-5")
 
     enders = page.get_by_role("group", name="A fini la manche")
-    enders.get_by_role("radio", name="Bruno").check()
-    game.validate.click()
+    game.type_round_with_keyboard(names, ["-5", "12"])  # at the table: Enter after each score
+    expect(enders.get_by_role("radio", name="Alice")).to_be_focused()  # who ended it, not sent
+    page.keyboard.press("ArrowDown")  # Bruno
+    page.keyboard.press("Enter")
     expect(game.sheet).to_contain_text("24 ×2")  # 12 doubled: Bruno was not the lowest
     game.expect_totals({"Alice": -5, "Bruno": 24})
 

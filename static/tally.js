@@ -22,8 +22,8 @@ window.sqpTally = (rules, startTotals, typed, enders = []) => {
   const over = rules.roundCount !== null ? played >= rules.roundCount : spare.some((left) => left < 0);
   const leaders = played ? totals.flatMap((total, seat) => (total === best ? [seat] : [])) : [];
   // Within `close` of the end, a row warns, in the words the server wrote for each margin from
-  // -1 (the end reached) up to `close`, translated.
-  const close = spare.map((left) => left !== null && left <= rules.close);
+  // -1 (the end reached) up to `close`, translated; once the game is over, only who ended it.
+  const close = spare.map((left) => left !== null && left <= rules.close && (!over || left < 0));
   return {
     rounds,
     totals,

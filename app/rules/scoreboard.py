@@ -25,6 +25,7 @@ class Standing:
     limit: int | None  # the gauge's end, when the game ends on a limit
     spare: int | None  # heads still allowed before this player ends the game (None: no limit)
     reaching_ends: bool = False  # « 66 ou plus »: reaching the limit ends the game
+    ended: bool = False  # someone reached or passed the limit: the margins of the others are gone
 
     @property
     def gauge(self) -> int | None:
@@ -35,6 +36,8 @@ class Standing:
     def warning(self) -> Message | None:
         """Say, in words and not by colour alone, that this player is close to ending the game."""
         if self.spare is None or self.limit is None or self.spare > CLOSE_TO_LIMIT:
+            return None
+        if self.ended and self.spare >= 0:  # a margin means nothing once the game is over
             return None
         return _warning(self.limit, self.spare, self.reaching_ends)
 
@@ -91,6 +94,8 @@ def standings(
     ranked = ranks(totals_, game_rules.best)
     leaders = best_seats(totals_, game_rules.best) if played else frozenset()
     limit = None if game_rules.end is EndRule.ROUNDS else game_rules.limit
+    spares = [_spare(game_rules, total) for total in totals_]
+    ended = any(spare is not None and spare < 0 for spare in spares)
     return tuple(
         Standing(
             seat=seat,
@@ -100,8 +105,9 @@ def standings(
             rank=ranked[seat] if played else None,
             leads=seat in leaders,
             limit=limit,
-            spare=_spare(game_rules, totals_[seat]),
+            spare=spares[seat],
             reaching_ends=game_rules.end is EndRule.AT_OR_ABOVE,
+            ended=ended,
         )
         for seat, name in enumerate(players)
     )

@@ -58,6 +58,7 @@ def _sheet(end: str, limit: int, *rounds: tuple[int, ...], count: int | None = N
 @given(games())
 @example((_sheet("above", 66, (40, 3, 3), (26, 1, 2)), 1))  # exactly 66 plays on
 @example((_sheet("above", 66, (40, 3, 3), (27, 1, 2)), 0))  # 67 ends it
+@example((_sheet("above", 66, (40, 30, 33), (27, 30, 33)), 1))  # over: no margin for the others
 @example((_sheet("at_or_above", 66, (40, 3, 3), (26, 1, 2)), 1))  # « 66 ou plus »
 @example((_sheet("above", 66, (10, 3, 3), (3, 10, 10)), 1))  # a tie for the lead
 @example((_sheet("rounds", 66, (10, 3, 3), (1, 10, 10), count=2), 1))

@@ -62,6 +62,12 @@ def test_a_player_within_10_heads_of_66_is_warned_in_words(total, spare, warning
     assert (line.warning is None) is (warning is None)
 
 
+def test_once_the_game_is_over_only_who_ended_it_is_warned():
+    lines = Scoresheet(NAMES, ((67, 60, 66),)).standings  # Bruno 6 and Chloé 0 from the limit
+
+    assert [line.warning and str(line.warning) for line in lines] == ["A dépassé 66", None, None]
+
+
 def test_with_66_or_more_the_last_safe_total_is_65():
     sheet = Scoresheet(("Alice", "Bruno"), ((65, 1),), GameRules(end=EndRule.AT_OR_ABOVE))
 

@@ -71,10 +71,18 @@ def _parse_game_kind(raw: dict[str, Any]) -> tuple[rules.RoundGame, str | None]:
     title = raw.get("title")
     # As the new-game form reads « Nom du jeu »: spaces run together.
     title = " ".join(title.split()) if isinstance(title, str) else ""
-    if not title or len(title) > rules.MAX_TITLE_LENGTH:
+    if not title:
         raise rules.Refusal.of(
             N_(
                 "partie libre sans nom de jeu (%(most)s caractères au plus)",
+                most=rules.MAX_TITLE_LENGTH,
+            )
+        )
+    if len(title) > rules.MAX_TITLE_LENGTH:
+        raise rules.Refusal.of(
+            N_(
+                "nom de jeu trop long (%(length)s caractères\u202f: %(most)s au plus)",
+                length=len(title),
                 most=rules.MAX_TITLE_LENGTH,
             )
         )

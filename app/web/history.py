@@ -124,6 +124,10 @@ def import_games() -> ResponseReturnValue:
     upload = request.files.get("fichier")
     data = upload.read() if upload else b""
     try:
+        if not data and upload and upload.filename:
+            raise rules.Refusal.of(
+                N_("Ce fichier est vide\u202f: choisissez un fichier d’export (.json).")
+            )
         if not data:
             raise rules.Refusal.of(N_("Choisissez un fichier d’export (.json) à importer."))
         imported = import_file.parse_export(data)

@@ -452,7 +452,7 @@ SKYJO_RECORD = {"game": "skyjo", "rules": {"end": "at_or_above", "limit": 100}}
         pytest.param({"game": 7}, "jeu inconnu (7)", id="a game by number"),
         pytest.param({"game": "libre"}, "partie libre sans nom de jeu", id="free without a name"),
         pytest.param(
-            {"game": "libre", "title": "Y" * 41}, "partie libre sans nom de jeu", id="name too long"
+            {"game": "libre", "title": "Y" * 41}, "nom de jeu trop long (41", id="name too long"
         ),
         pytest.param(
             {

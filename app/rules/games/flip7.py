@@ -35,7 +35,7 @@ def _unreachable_note() -> Message:
     top = max(reachable_scores())
     missing = [score for score in range(top + 1) if score not in reachable_scores()]
     return N_(
-        "Au Flip 7, une manche vaut de 0 (perdu) à %(top)s points, sauf %(missing)s : aucune "
+        "Au Flip 7, une manche vaut de 0 (perdu) à %(top)s points, sauf %(missing)s\u202f: aucune "
         "main ne les fait.",
         top=top,
         missing=f"{missing[0]}, {missing[1]} … {missing[-1]}",

@@ -42,14 +42,15 @@ def deck_size(players: int, pro: bool = False) -> int:
     return HAND_SIZE * players + ROWS if pro else DECK_SIZE
 
 
-def max_heads_for_player(players: int, pro: bool = False) -> int:
-    """Return the most heads one player can take in a round.
+def most_cards_taken(players: int) -> int:
+    """Return the most cards one player can take in a round: at most one full row (5 cards) per
+    turn, so 50, and never more than the 10n cards that can leave the table (4 always stay)."""
+    return min(ROW_LENGTH * HAND_SIZE, HAND_SIZE * players)
 
-    A player takes at most one full row (5 cards) per turn, so at most 50 cards, and never more
-    than the 10n cards that can leave the table (4 always stay, one per row).
-    """
-    cards = min(ROW_LENGTH * HAND_SIZE, HAND_SIZE * players)
-    return sum(_heaviest_first(deck_size(players, pro))[:cards])
+
+def max_heads_for_player(players: int, pro: bool = False) -> int:
+    """Return the most heads one player can take in a round: those of the heaviest cards."""
+    return sum(_heaviest_first(deck_size(players, pro))[: most_cards_taken(players)])
 
 
 def max_heads_for_round(players: int, pro: bool = False) -> int:
@@ -143,6 +144,14 @@ def check_pile(cards: Sequence[int], players: int, pro: bool = False) -> tuple[i
                     card=card,
                 )
             )
+    if len(cards) > most_cards_taken(players):
+        errors.append(
+            N_(
+                "Une pile a au plus %(most)s cartes dans une manche à %(players)s joueurs.",
+                most=most_cards_taken(players),
+                players=players,
+            )
+        )
     if errors:
         raise Refusal({}, errors)
     return tuple(cards)

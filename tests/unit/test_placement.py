@@ -109,6 +109,14 @@ def test_counting_names_the_number_that_is_not_a_card(pile, named):
     assert named in str(refused.value.whole[0])
 
 
+@pytest.mark.parametrize("players, most", [(3, 30), (10, 50)])  # 10n cards leave; a row a turn
+def test_a_pile_holds_at_most_the_cards_one_player_can_take(players, most):
+    assert len(check_pile(list(range(1, most + 1)), players)) == most
+    with pytest.raises(Refusal) as refused:
+        check_pile(list(range(1, most + 2)), players)
+    assert f"au plus {most} cartes" in str(refused.value.whole[0])
+
+
 def test_a_pro_pile_stops_at_10n_plus_4():
     assert check_pile([34], 3, pro=True) == (34,)
     with pytest.raises(Refusal):

@@ -144,11 +144,12 @@ def check_pile(cards: Sequence[int], players: int, pro: bool = False) -> tuple[i
                     card=card,
                 )
             )
-    if len(cards) > most_cards_taken(players):
+    most = most_cards_taken(players)
+    if len(cards) > most:
         errors.append(
             N_(
                 "Une pile a au plus %(most)s cartes dans une manche à %(players)s joueurs.",
-                most=most_cards_taken(players),
+                most=most,
                 players=players,
             )
         )

@@ -86,11 +86,7 @@ REMATCH_KEY = "revanche:"
 def rematch_of(game: SavedGame) -> str | None:
     """Return the public id of the game « Rejouer avec les mêmes joueurs » started from this
     one, if any."""
-    return db.session.scalar(
-        select(Game.public_id).where(
-            Game.device_hash == game.owner, Game.creation_key == REMATCH_KEY + game.public_id
-        )
-    )
+    return db.session.scalar(select(rematch_column()).where(Game.public_id == game.public_id))
 
 
 def rematch_column() -> ScalarSelect[str]:

@@ -3,8 +3,10 @@
 import math
 import time
 
-from flask import Flask, Response, render_template
+from babel.units import format_unit
+from flask import Flask, Response, render_template, request
 from flask.globals import request_ctx
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
@@ -101,6 +103,21 @@ def render_error(status: int, detail: str | None = None):
     return render_template("error.html", status=status, title=title, text=detail or text), status
 
 
+def _too_big() -> str:
+    """Say the limit of what this request may send (an import's is bigger than a form's)."""
+    limit = request.max_content_length or 0  # not None: this body was refused for its length
+    if limit % (1024 * 1024) == 0:
+        unit, count = "digital-megabyte", limit // (1024 * 1024)
+    else:
+        unit, count = "digital-kilobyte", limit // 1024
+    size = format_unit(count, unit, locale=str(get_locale()))
+    return _(
+        "Ce qui a été envoyé dépasse la taille permise (%(size)s au plus)\u202f: rien n’a été "
+        "enregistré.",
+        size=size,
+    )
+
+
 def _too_many(app: Flask, seconds: float) -> Response:
     wait = max(1, math.ceil(seconds))
     said = _(
@@ -153,6 +170,8 @@ def init_app(app: Flask) -> None:
     def http_error(error: HTTPException):
         if request_ctx.url_adapter is None:  # a Host not in TRUSTED_HOSTS: no page can be built
             return _("Requête refusée : ce site ne répond pas à cette adresse."), error.code or 400
+        if error.code == 413 and (request.content_length or 0) > (request.max_content_length or 0):
+            return render_error(413, _too_big())  # a file to import, most often
         return render_error(error.code or 500)
 
     @app.errorhandler(Exception)

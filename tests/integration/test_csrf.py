@@ -1,6 +1,8 @@
 """CSRF on every state-changing route: refused without the page's token. Accepted with it: every
 e2e test posts the forms with their token (the e2e server runs with CSRF on)."""
 
+import re
+
 import pytest
 
 from .actions import dump, game_url, new_device, round_data
@@ -111,6 +113,10 @@ def test_oversized_bodies_are_refused_before_anything_else(client, app, game_wit
         ]
         response = client.post(path, data={"filler": "x" * (limit + 1)})
         assert response.status_code == 413, path
-        assert "trop" in parse(response.data).text.lower(), path
+        said = parse(response.data).text
+        assert "trop" in said.lower(), path
+        # The limit is said: an import's (a history file), or any other form's.
+        size = r"2\smégaoctets" if path.endswith("/import") else r"64\skilooctets"
+        assert re.search(rf"taille permise \({size} au plus\)", said), path
 
     assert dump(app) == before

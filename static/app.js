@@ -57,17 +57,23 @@ document.addEventListener("input", (event) => {
   if (option && field.value.trim()) document.getElementById(option).checked = true;
 });
 
-// « Compter les têtes » takes the heads already typed along: the count page brings them back
-// with the one it counts, so counting a pile loses no one's. (Without this file the link opens
-// the count alone, and what was typed stays only in this page.)
+// « Compter les têtes » and the language links take the heads already typed along: the count
+// page brings them back with the one it counts, and the game page comes back in the other
+// language with them (app/web/game.py keeps `heads-N` of its address for one drawing), so
+// neither loses what was typed. (Without this file the link opens its page alone, and what was
+// typed stays only in this page.)
 document.addEventListener("click", (event) => {
-  const link = event.target.closest?.("[data-keeps-heads]");
+  const link = event.target.closest?.("[data-keeps-heads], .languages a");
   const form = document.getElementById("round-form");
   if (!link || !form) return;
   const url = new URL(link.href);
+  // A language link names the page it comes back to (`next`): the heads go in that address.
+  const next = url.searchParams.get("next");
+  const target = link.hasAttribute("data-keeps-heads") || !next ? url : new URL(next, location.origin);
   for (const field of form.elements) {
-    if (field.matches("[data-heads]") && field.value) url.searchParams.set(field.name, field.value.trim());
+    if (field.matches("[data-heads]") && field.value) target.searchParams.set(field.name, field.value.trim());
   }
+  if (target !== url) url.searchParams.set("next", target.pathname + target.search);
   link.href = url;
 });
 

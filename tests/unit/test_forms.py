@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 from werkzeug.datastructures import MultiDict
 
 from app.rules import GameRules, Refusal
-from app.web.forms import EditRoundForm, NewGameForm, RoundForm, whole_number
+from app.web.forms import EditRoundForm, NewGameForm, RoundForm, carried_heads, whole_number
 
 
 def round_form(*typed: str, **extra: str) -> RoundForm:
@@ -137,3 +137,10 @@ def test_a_limit_or_a_round_count_out_of_range_or_not_a_number_is_refused(fields
 
 def test_an_unknown_end_rule_is_the_rule_books():
     assert NewGameForm(MultiDict({"end": "jamais"})).game_rules() == GameRules()
+
+
+def test_an_address_carries_whole_numbers_of_three_digits_at_most_a_skyjo_score_signed():
+    address = {"heads-0": "5", "heads-1": "-2", "heads-2": "--1", "heads-3": "1000", "heads-4": "²"}
+    address |= {"heads-5": "-", "heads-6": " 4", "heads-9": "7"}
+
+    assert carried_heads(address, 7) == {0: 5, 1: -2}

@@ -251,9 +251,13 @@
     }
   }
 
-  // Oldest first; stop at the first the network does not carry, or a round refused.
+  // Oldest first; stop at the first the network does not carry, or a round refused. A round
+  // another phone of the table recorded meanwhile (409, its sheet now past it) holds back none
+  // typed after it here: they are the table's next rounds. It goes again once they are sent, and
+  // its answer, the values back in the form for the round then open, is what stays on screen.
   async function sendAll() {
     let sent = 0;
+    const passed = new Set(); // the rounds sent again last, once each
     if (root.hasAttribute("data-offline-copy")) await refresh(); // the sheet as it stands first
     for (let item = read()[0]; item; item = read()[0]) {
       const open = roundForm()?.elements.number.value;
@@ -261,15 +265,32 @@
       sqp.show();
       const response = await post(item);
       if (!response || [429, 502, 503, 504].includes(response.status)) return later(response);
-      write(read().filter((old) => !same(old, item)));
+      const rest = read().filter((old) => !same(old, item));
+      write(rest);
       if (item.page !== page) continue;
       sent += 1;
       if (![200, 409, 422].includes(response.status)) return failed(item, response.status);
-      showGame(await response.text(), response.status !== 200);
+      const html = await response.text();
+      const key = `${item.action} ${item.number}`;
+      const after = rest.some((old) => old.page === page && old.round);
+      if (response.status === 409 && after && !passed.has(key) && pastRound(html, item)) {
+        passed.add(key);
+        write([...rest, item]); // after the others: nothing was recorded for it
+        continue;
+      }
+      showGame(html, response.status !== 200);
       if (response.status !== 200) return; // the refusal (or the change: 409) is on screen, values kept
     }
     retry = 0;
     if (sent) sqp.note = _("Réseau revenu : tout ce qui attendait a été envoyé.");
+  }
+
+  // Whether an answer's sheet is past this round (its form is for a later one): the round was
+  // recorded elsewhere, not cancelled there.
+  function pastRound(html, item) {
+    const template = document.createElement("template");
+    template.innerHTML = html;
+    return +template.content.querySelector("#round-form [name=number]")?.value > +item.number;
   }
 
   async function post(item) {

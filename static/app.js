@@ -90,6 +90,9 @@ document.addEventListener("click", (event) => {
   const catchUp = () => {
     const game = document.getElementById("game");
     if (!game || newest <= Number(game.dataset.version) || document.hidden) return;
+    // This phone's own round is on its way: the stream may tell of it before its answer comes,
+    // which brings that version (and the next look, after its swap, any other).
+    if (game.querySelector("#round-form.htmx-request")) return;
     if (typing()) {
       game.querySelector("[data-live-notice]")?.removeAttribute("hidden");
       return;
@@ -114,10 +117,24 @@ document.addEventListener("click", (event) => {
     stream.close();
     location.assign(event.data);
   });
-  // Fields emptied, or the phone looked at again: catch up then.
+  // Fields emptied, the phone looked at again, or a round's answer in: catch up then.
   document.addEventListener("input", catchUp);
   document.addEventListener("visibilitychange", catchUp);
+  document.addEventListener("htmx:after:swap", catchUp);
 })();
+
+// While a round is on its way its fields are read only: what shows is what is sent (a value
+// changed then would go with the answer, unsaid). The form's button is htmx's (hx-disable).
+// Rounds that wait for the network (pwa.js) prevent the request: the fields stay open.
+document.addEventListener("htmx:before:request", (event) => {
+  const form = event.detail.ctx?.sourceElement;
+  if (form?.id !== "round-form") return;
+  const fields = [...form.elements].filter((field) => field.matches("[data-heads]"));
+  const open = () => fields.forEach((field) => (field.readOnly = false));
+  fields.forEach((field) => (field.readOnly = true));
+  queueMicrotask(() => event.defaultPrevented && open()); // once every listener had its say
+  document.addEventListener("htmx:finally:request", open, { once: true });
+});
 
 // The new-game form shows the choices of the game chosen (« Plus de 66 » and « Variante pro »
 // are 6 qui prend's, a name and a winner rule a free game's); without this file every field

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import APIResponse, Page, Route, expect
 
 from .pages import GamePage, HistoryPage, NewGamePage, game_started
 
@@ -54,19 +54,26 @@ def test_a_game_of_a_number_of_rounds_has_no_gauge(page: Page):
     expect(game.scoreboard.get_by_role("meter")).to_have_count(0)
 
 
-def test_while_a_round_is_sent_the_button_shows_it(page: Page):
+def test_while_a_round_is_sent_the_button_shows_it_and_the_fields_hold_what_is_sent(page: Page):
     game = start(page)
-    held: list[Route] = []
-    page.route(re.compile(r"/manches$"), lambda route: held.append(route))
+    held: list[tuple[Route, APIResponse]] = []
+    # The server records the round at once; its answer reaches the page when the test says.
+    page.route(re.compile(r"/manches$"), lambda route: held.append((route, route.fetch())))
 
     game.enter_round(NAMES, [1, 2, 3])
 
     expect(game.validate).to_be_disabled()
     expect(page.get_by_text("Envoi…")).to_be_visible()
-    held[0].continue_()
+    expect(game.heads_field("Alice")).not_to_be_editable()  # a change now would go unsaid
+    # The live stream tells of this very round before its answer: that is no other tab's change.
+    page.wait_for_timeout(1500)
+    expect(page.get_by_role("status").filter(has_text="a changé la partie")).to_have_count(0)
+    route, answer = held[0]
+    route.fulfill(response=answer)
 
     expect(game.round_line(1)).to_be_visible()
     expect(game.validate).to_be_enabled()
+    expect(game.heads_field("Alice")).to_be_editable()
     expect(page.get_by_role("status")).to_contain_text("Manche 1 enregistrée")
 
 

@@ -384,15 +384,20 @@ def test_a_round_refused_once_sent_holds_the_next_one_until_it_is_corrected(phon
     expect_recorded(game, {"Alice": 3, "Bruno": 4, "Chloé": 3}, rounds=2)
 
 
+@pytest.mark.parametrize("after", [[], [[1, 4, 3]]], ids=["alone", "a round after it"])
 def test_a_waiting_round_recorded_meanwhile_by_another_phone_comes_back_for_the_next(
-    phone, live_server
+    phone, live_server, after
 ):
+    """Another phone of the table records round 1 meanwhile, with other heads: the rounds typed
+    after it here are the table's next ones and go; its values come back into the form, for the
+    round then open, with the server's words."""
     context, page = phone
     game = start(page)
     token = page.locator("#round-form [name=csrf_token]").input_value()
     context.set_offline(True)
-    game.enter_round(NAMES, [5, 2, 0])
-    expect(waiting_line(game, 1)).to_be_visible()
+    for number, heads in enumerate([[5, 2, 0], *after], start=1):
+        game.enter_round(NAMES, heads)
+        expect(waiting_line(game, number)).to_be_visible()
 
     other = another_phone(context, live_server.url).post(
         f"{live_server.url}{urlsplit(page.url).path}/manches",
@@ -403,38 +408,11 @@ def test_a_waiting_round_recorded_meanwhile_by_another_phone_comes_back_for_the_
     context.set_offline(False)
 
     expect(game.alert).to_contain_text("enregistrée sur un autre")
-    expect(form_for(game, 2)).to_be_visible()
-    expect(game.heads_field("Alice")).to_have_value("5")
-    expect_recorded(game, {"Alice": 1, "Bruno": 1, "Chloé": 1}, rounds=1)
-
-
-def test_rounds_typed_after_one_recorded_meanwhile_elsewhere_go_and_it_comes_back_last(
-    phone, live_server
-):
-    """Two rounds wait on this phone; another phone of the table records the first meanwhile,
-    with other heads. The second is the table's next round: it goes; the first comes back into
-    the form, for the round then open, with the server's words."""
-    context, page = phone
-    game = start(page)
-    token = page.locator("#round-form [name=csrf_token]").input_value()
-    context.set_offline(True)
-    game.enter_round(NAMES, [5, 2, 0])
-    expect(waiting_line(game, 1)).to_be_visible()
-    game.enter_round(NAMES, [1, 4, 3])
-    expect(waiting_line(game, 2)).to_be_visible()
-
-    other = another_phone(context, live_server.url).post(
-        f"{live_server.url}{urlsplit(page.url).path}/manches",
-        data={"csrf_token": token, "number": "1", "heads-0": "1", "heads-1": "1", "heads-2": "1"},
-        allow_redirects=False,
-    )
-    assert other.status_code == 303
-    context.set_offline(False)
-
-    expect(game.alert).to_contain_text("enregistrée sur un autre")
-    expect(form_for(game, 3)).to_be_visible()
+    expect(form_for(game, 2 + len(after))).to_be_visible()
     expect(game.heads_field("Alice")).to_have_value("5")  # nothing lost
     expect(game.heads_field("Bruno")).to_have_value("2")
-    expect(sheet_cells(game, 2)).to_have_text(["1", "4", "3"])
+    for number, heads in enumerate(after, start=2):
+        expect(sheet_cells(game, number)).to_have_text([str(value) for value in heads])
     expect(game.sheet.get_by_text("en attente")).to_have_count(0)
-    expect_recorded(game, {"Alice": 2, "Bruno": 5, "Chloé": 4}, rounds=2)
+    totals = {name: 1 + sum(heads[seat] for heads in after) for seat, name in enumerate(NAMES)}
+    expect_recorded(game, totals, rounds=1 + len(after))

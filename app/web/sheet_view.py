@@ -9,6 +9,7 @@ a 10-player, 20-round game page had 60 of the one and 20 of the other in its loo
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from flask import url_for
@@ -64,6 +65,7 @@ class ScoreLine:
     gauge: int | None
     low: int | None
     gauge_label: str | None  # « Alice : 12 sur 66 », the name isolated (as filters.isolated)
+    long_word: bool  # a word no phone's scoreboard has the room for: it may break (app.css)
 
 
 def score_lines(sheet: Scoresheet) -> list[ScoreLine]:
@@ -86,6 +88,13 @@ def score_lines(sheet: Scoresheet) -> list[ScoreLine]:
             if line.limit is None
             else gauge_label
             % {"name": f"\u2068{line.name}\u2069", "total": line.total, "limit": line.limit},
+            any(len(word) > LONGEST_WORD for word in _WORD_BREAKS.split(line.name)),
         )
         for line in sheet.standings
     ]
+
+
+# A name wraps at its spaces and hyphens. A longer word than this (« Wolfeschlegelstein » is
+# 18) is wider than a 360-pixel phone's scoreboard gives a name: it alone may break inside.
+LONGEST_WORD = 20
+_WORD_BREAKS = re.compile(r"[\s\-\u2010\u2011]+")

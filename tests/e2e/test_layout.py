@@ -126,6 +126,22 @@ def test_the_result_is_in_view_and_focused_when_a_round_ends_the_game(browser, b
     page.context.close()
 
 
+def test_a_name_of_one_thirty_letter_word_never_pushes_a_page_sideways(browser, base_url):
+    """The last resort: a word wider than all the room a name has on a phone breaks there."""
+    names = ["Donaudampfschifffahrtskapitäne", "Marie-Charlotte de Montmorency"]
+    page = _at(browser, base_url, NEW_PHONE, "phone")
+    game = game_started(page, names, [25, 25], [25, 25])
+    wide = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    assert page.evaluate(wide) <= 0
+    game.play_round(names, [25, 25], 3)  # both above 66, a shared win: the result says both
+    expect(game.result).to_contain_text("Victoire partagée")
+    assert page.evaluate(wide) <= 0
+    for path in ("/historique", "/statistiques"):
+        page.goto(path)
+        assert page.evaluate(wide) <= 0, path
+    page.context.close()
+
+
 def test_a_game_and_a_rounds_edit_open_with_the_first_players_field_focused(page: Page):
     game = game_started(page, NAMES[:3], [1, 2, 3])
     expect(game.heads_field(NAMES[0])).to_be_focused()

@@ -73,3 +73,13 @@ def test_score_lines_say_rank_gauge_and_last_round_in_the_page_language(speaking
     assert bruno.gauge_label == f"\u2068<Bruno>\u2069{N}: 59 sur 66"
     assert (bruno.limit, bruno.gauge, bruno.low) == (66, 59, 56)
     assert bruno.warning == f"Marge avant la fin{N}: 7"
+
+
+def test_only_a_name_with_a_word_no_phone_has_the_room_for_may_break_inside(speaking):
+    names = ("Donaudampfschifffahrtskapitäne", "Éléonore Wolfeschlegelstein", "Jean-Baptiste")
+    played = Scoresheet(names, ((1, 2, 3),))
+
+    with speaking("fr"):
+        lines = score_lines(played)
+
+    assert [line.long_word for line in lines] == [True, False, False]

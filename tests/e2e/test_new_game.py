@@ -100,3 +100,15 @@ def test_names_that_cannot_start_a_game_are_refused_and_kept(
     assert form.was_not_reloaded(), (
         "the refused names reloaded the page instead of swapping the form"
     )
+
+
+def test_a_tap_anywhere_on_a_choices_row_chooses_it(page: Page):
+    NewGamePage(page).open()
+    skyjo = page.get_by_role("radio", name="Skyjo", exact=True)
+    label = page.locator("label[for='game-skyjo']")
+    box = label.bounding_box()
+    assert box is not None and box["height"] >= 44  # a finger's height, not the text's
+
+    page.mouse.click(box["x"] + box["width"] - 5, box["y"] + 3)  # the row's far corner
+
+    expect(skyjo).to_be_checked()

@@ -50,6 +50,12 @@ def sheet_rows(sheet: Scoresheet, public_id: str | None) -> list[SheetRow]:
     ]
 
 
+# A name wraps at its spaces and hyphens. A longer word than this (« Wolfeschlegelstein » is
+# 18) is wider than a 360-pixel phone's scoreboard gives a name: it alone may break inside.
+LONGEST_WORD = 20
+_WORD_BREAKS = re.compile(r"[\s\-\u2010\u2011]+")
+
+
 @dataclass(frozen=True)
 class ScoreLine:
     """A player's line of the scoreboard (app.rules' Standing), its words in the page's language."""
@@ -92,9 +98,3 @@ def score_lines(sheet: Scoresheet) -> list[ScoreLine]:
         )
         for line in sheet.standings
     ]
-
-
-# A name wraps at its spaces and hyphens. A longer word than this (« Wolfeschlegelstein » is
-# 18) is wider than a 360-pixel phone's scoreboard gives a name: it alone may break inside.
-LONGEST_WORD = 20
-_WORD_BREAKS = re.compile(r"[\s\-\u2010\u2011]+")

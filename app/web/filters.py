@@ -15,7 +15,7 @@ from app.platform.languages import translate
 from app.rules import GameRules, Scoresheet
 from app.rules.scoreboard import offline_rules, offline_warnings
 from app.web.chart import score_chart
-from app.web.sheet_view import score_lines, sheet_rows
+from app.web.sheet_view import long_word, score_lines, sheet_rows
 
 
 def names_list(names: Iterable[str]) -> Markup:
@@ -111,3 +111,4 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(score_chart)
     app.add_template_filter(sheet_rows)
     app.add_template_filter(score_lines)
+    app.add_template_test(long_word)

@@ -56,6 +56,12 @@ LONGEST_WORD = 20
 _WORD_BREAKS = re.compile(r"[\s\-\u2010\u2011]+")
 
 
+def long_word(name: str) -> bool:
+    """Whether a name has a word no phone has the room for (app.css breaks it, last resort):
+    on the scoreboard, and heading its column of the round sheet."""
+    return any(len(word) > LONGEST_WORD for word in _WORD_BREAKS.split(name))
+
+
 @dataclass(frozen=True)
 class ScoreLine:
     """A player's line of the scoreboard (app.rules' Standing), its words in the page's language."""
@@ -94,7 +100,7 @@ def score_lines(sheet: Scoresheet) -> list[ScoreLine]:
             if line.limit is None
             else gauge_label
             % {"name": f"\u2068{line.name}\u2069", "total": line.total, "limit": line.limit},
-            any(len(word) > LONGEST_WORD for word in _WORD_BREAKS.split(line.name)),
+            long_word(line.name),
         )
         for line in sheet.standings
     ]

@@ -142,6 +142,25 @@ def test_a_name_of_one_thirty_letter_word_never_pushes_a_page_sideways(browser, 
     page.context.close()
 
 
+def test_a_thirty_letter_word_leaves_four_players_columns_in_sight_where_there_is_room(
+    browser, base_url
+):
+    names = [
+        "Donaudampfschifffahrtskapitäne",
+        "Marie-Christine",
+        "Jean-Baptiste",
+        "Élodie",
+        "Damien",
+    ]
+    page = _at(browser, base_url, NEW_PHONE, "phone-on-its-side")
+    game_started(page, names, [1, 2, 3, 4, 5])
+    sheet = GamePage(page).sheet_box
+    box = sheet.bounding_box()
+    fourth = sheet.get_by_role("columnheader", name=names[3], exact=True).bounding_box()
+    assert box and fourth and fourth["x"] + fourth["width"] <= box["x"] + box["width"]
+    page.context.close()
+
+
 def test_a_game_and_a_rounds_edit_open_with_the_first_players_field_focused(page: Page):
     game = game_started(page, NAMES[:3], [1, 2, 3])
     expect(game.heads_field(NAMES[0])).to_be_focused()

@@ -132,8 +132,10 @@ document.addEventListener("htmx:before:request", (event) => {
   const fields = [...form.elements].filter((field) => field.matches("[data-heads]"));
   const open = () => fields.forEach((field) => (field.readOnly = false));
   fields.forEach((field) => (field.readOnly = true));
-  queueMicrotask(() => event.defaultPrevented && open()); // once every listener had its say
-  document.addEventListener("htmx:finally:request", open, { once: true });
+  // Once every listener had its say: a request prevented (rounds wait) opens them at once.
+  queueMicrotask(() =>
+    event.defaultPrevented ? open() : document.addEventListener("htmx:finally:request", open, { once: true }),
+  );
 });
 
 // The new-game form shows the choices of the game chosen (« Plus de 66 » and « Variante pro »

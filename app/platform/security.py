@@ -38,7 +38,12 @@ def set_headers(response: Response) -> Response:
     headers.setdefault("X-Content-Type-Options", "nosniff")
     headers.setdefault("Referrer-Policy", "strict-origin-when-cross-origin")
     headers.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
-    headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+    # No Cross-Origin-Opener-Policy: `same-origin` made Chromium move every new tab opening the
+    # counter (a QR code, a shared link) to a process of its own before its first paint, +28 ms
+    # measured (docs/performance.md, issue 33). What it would guard, a page that opened the
+    # counter keeping a handle on its window, is covered here: frames are refused (frame-ancestors,
+    # X-Frame-Options), forms carry CSRF tokens, cookies are SameSite and the page listens to no
+    # message from another window.
     headers.setdefault("X-Frame-Options", "DENY")
     if request.is_secure:
         headers.setdefault("Strict-Transport-Security", "max-age=63072000; includeSubDomains")

@@ -86,6 +86,32 @@ def test_back_and_forward_show_the_sheet_as_it_stands_and_record_nothing_twice(p
     expect(page.get_by_text("Têtes prises à la manche 3")).to_be_visible()
 
 
+@pytest.mark.parametrize("javascript", [True, False], ids=["another language", "a plain form"])
+def test_back_to_a_page_left_with_heads_typed_types_none_into_the_next_round(
+    new_context, javascript: bool
+):
+    """The evening's report: the browser put back what a page held when it was left (Chromium's
+    form restoration), into the round open by then: one more tap recorded it twice."""
+    page = new_context(java_script_enabled=javascript).new_page()
+    game = start(page)
+    game.play_round(NAMES, [4, 9], 1)
+    game.heads_field("Alice").fill("5")
+    game.heads_field("Bruno").fill("2")
+    if javascript:  # the heads go along to the other language's page, sent there
+        page.get_by_role("navigation", name="Langue").get_by_role("link", name="English").click()
+        page.get_by_role("button", name="Record round", exact=True).click()
+    else:  # sent as they are: POST, 303, the page again
+        game.validate.click()
+    second_round = page.get_by_role("rowheader", name=re.compile("^(Manche|Round) 2"))
+    expect(second_round).to_be_visible()
+
+    page.go_back()
+
+    expect(second_round).to_be_visible()  # the game as it stands, in the language chosen last
+    expect(game.heads_field("Alice")).to_have_value("")
+    expect(game.heads_field("Bruno")).to_have_value("")
+
+
 @pytest.mark.parametrize("elsewhere", ["a game never opened here", "the rules"])
 def test_a_page_without_a_copy_shows_offline_the_app_s_page_with_the_games_it_can_show(
     page: Page, context: BrowserContext, elsewhere: str

@@ -123,9 +123,10 @@ def live_version(public_id: str) -> ResponseReturnValue:
     again (static/app.js) — only when nothing is typed in it, so no one's typing is lost."""
     device_hash = current_device_hash()
     try:
-        game_id = tables.watched_version(public_id, device_hash).id
+        first = tables.watched_version(public_id, device_hash)
     except saved_game.GameNotFound:
         return render_error(404)
+    game_id = first.id
     slot = streams.take_slot(game_id)
     if not isinstance(slot, live.Slot):  # the page still works: the others' rounds show on a reload
         return slot
@@ -137,7 +138,10 @@ def live_version(public_id: str) -> ResponseReturnValue:
             now = tables.watched_version(public_id, device_hash)
         except saved_game.GameNotFound:
             return None
-        if now.rematch is not None:  # the table went on with a new game: the page goes there
+        # The table went on with a new game since the page opened: it goes there. Not to a
+        # rematch it opened with: this phone came back to an older game on purpose (to correct
+        # it, which may open it again) and stays on it.
+        if now.rematch is not None and now.rematch != first.rematch:
             address = url_for("game.game", public_id=now.rematch)
             return streams.Said(f"suite {now.rematch}", f"event: suite\ndata: {address}\n\n", True)
         return streams.Said(str(now.version), f"event: version\ndata: {now.version}\n\n")

@@ -111,6 +111,29 @@ def test_a_rematch_on_one_phone_takes_the_tables_other_phones_to_the_new_game(ne
     first.expect_totals({"Alice": 1, "Bruno": 2, "Chloé": 3})
 
 
+def test_an_older_game_corrected_after_its_rematch_stays_where_it_is_corrected(new_context):
+    """The evening's report: a correction opened the old game again, and its page went to the
+    rematch within seconds, every time it was opened: it could never be finished."""
+    phone = game_started(new_context().new_page(), NAMES, [5, 6, 7])
+    phone.play_round(NAMES, [70, 1, 2], 2)
+    old_game = phone.page.url
+    phone.rematch.click()
+    phone.play_round(NAMES, [1, 2, 3], 1)
+
+    phone.page.goto(old_game)
+    phone.page.get_by_role("link", name="Modifier la manche 2").click()
+    phone.page.get_by_role("spinbutton", name="Alice", exact=True).fill("10")
+    phone.page.get_by_role("button", name="Enregistrer la manche", exact=True).click()
+    expect(phone.validate).to_be_visible()  # open again
+    phone.mark_no_reload()
+    other_tab = GamePage(phone.page.context.new_page())
+    other_tab.page.goto(old_game)
+    other_tab.play_round(NAMES, [1, 1, 1], 3)
+
+    phone.expect_totals({"Alice": 16, "Bruno": 8, "Chloé": 10})  # live, on the old game
+    assert phone.page.url == old_game and phone.was_not_reloaded()
+
+
 def test_a_phone_removed_from_the_table_is_told_on_its_open_page(new_context):
     first, second = _two_scorers(new_context)
 

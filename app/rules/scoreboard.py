@@ -26,6 +26,7 @@ class Standing:
     spare: int | None  # heads still allowed before this player ends the game (None: no limit)
     reaching_ends: bool = False  # « 66 ou plus »: reaching the limit ends the game
     ended: bool = False  # someone reached or passed the limit: the margins of the others are gone
+    counts_heads: bool = True  # 6 qui prend's scores are heads; other games' are points
 
     @property
     def gauge(self) -> int | None:
@@ -39,16 +40,18 @@ class Standing:
             return None
         if self.ended and self.spare >= 0:  # a margin means nothing once the game is over
             return None
-        return _warning(self.limit, self.spare, self.reaching_ends)
+        return _warning(self.limit, self.spare, self.reaching_ends, self.counts_heads)
 
 
-def _warning(limit: int, spare: int, reaching_ends: bool) -> Message:
+def _warning(limit: int, spare: int, reaching_ends: bool, counts_heads: bool) -> Message:
     if spare < 0:
         if reaching_ends:
             return N_("A atteint %(limit)s", limit=limit)
         return N_("A dépassé %(limit)s", limit=limit)
     if spare == 0:
-        return N_("À la limite\u202f: la moindre tête finit la partie")
+        if counts_heads:
+            return N_("À la limite\u202f: la moindre tête finit la partie")
+        return N_("À la limite\u202f: le moindre point finit la partie")
     return N_("Marge avant la fin\u202f: %(spare)s", spare=spare)
 
 
@@ -77,9 +80,10 @@ def offline_warnings(game_rules: GameRules) -> tuple[Message, ...]:
     translated by the server, and words no rule itself (none when the game lasts rounds)."""
     if game_rules.last_allowed is None:
         return ()
-    reaching = game_rules.end is EndRule.AT_OR_ABOVE
+    reaching, heads = game_rules.end is EndRule.AT_OR_ABOVE, game_rules.game.counts_heads
     return tuple(
-        _warning(game_rules.limit, spare, reaching) for spare in range(-1, CLOSE_TO_LIMIT + 1)
+        _warning(game_rules.limit, spare, reaching, heads)
+        for spare in range(-1, CLOSE_TO_LIMIT + 1)
     )
 
 
@@ -108,6 +112,7 @@ def standings(
             spare=spares[seat],
             reaching_ends=game_rules.end is EndRule.AT_OR_ABOVE,
             ended=ended,
+            counts_heads=game_rules.game.counts_heads,
         )
         for seat, name in enumerate(players)
     )

@@ -218,8 +218,9 @@ class HeadsForm(Form):
         for seat, text in enumerate(self.typed()):
             value = 0 if not text.strip() else score_number(text)
             if value is None:
+                # Heads or points alike: the form is read before the game is.
                 errors[seat] = N_(
-                    "« %(typed)s » n’est pas un nombre entier de têtes.", typed=text.strip()[:20]
+                    "« %(typed)s » n’est pas un nombre entier.", typed=text.strip()[:20]
                 )
             else:
                 values.append(value)

@@ -64,3 +64,18 @@ def test_the_assistant_and_the_heads_count_are_6_qui_prend_s_alone(client):
     assert "Assistant de manche" not in game_page(client, public_id).text
     assert client.get(f"{game_url(public_id)}/assistant").status_code == 404
     assert client.get(f"{game_url(public_id)}/compter").status_code == 404
+
+
+def test_a_game_in_points_speaks_of_points_where_it_is_corrected(client):
+    """The evening's report: Skyjo's round edit asked for « Têtes de bœuf », and a decimal
+    score was « pas un nombre entier de têtes »."""
+    public_id = start_game(client, ["Alice", "Bruno"], game="skyjo")
+    client.post(
+        f"{game_url(public_id)}/manches", data=round_data(1, ["3", "12"]) | {"ended_by": "0"}
+    )
+
+    edit = client.get(f"{game_url(public_id)}/manches/1").get_data(as_text=True)
+    refused = play_round(client, public_id, 2, ["3.5", "1"]).get_data(as_text=True)
+
+    assert "Points de la manche 1" in edit and "Têtes de bœuf prises" not in edit
+    assert "n’est pas un nombre entier." in refused

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.rules import EndRule, GameRules, Scoresheet, ranks
+from app.rules import GAMES, EndRule, GameRules, Scoresheet, ranks
+from app.rules.scoreboard import offline_warnings
 
 NAMES = ("Alice", "Bruno", "Chloé")
 
@@ -73,6 +74,16 @@ def test_with_66_or_more_the_last_safe_total_is_65():
 
     assert sheet.standings[0].spare == 0
     assert str(sheet.standings[0].warning) == "À la limite\u202f: la moindre tête finit la partie"
+
+
+def test_a_game_scored_in_points_warns_in_points():
+    """The evening's report: Flip 7 at 199 said « la moindre tête finit la partie »."""
+    flip_7 = GameRules.of(GAMES["flip-7"])
+    sheet = Scoresheet(("Alice", "Bruno"), ((145, 1), (54, 1)), flip_7)
+
+    said = "À la limite\u202f: le moindre point finit la partie"
+    assert sheet.totals[0] == flip_7.last_allowed and str(sheet.standings[0].warning) == said
+    assert said in map(str, offline_warnings(flip_7))  # the same words offline (tally.js)
 
 
 def test_the_gauge_goes_to_the_limit_and_stops_there():

@@ -34,7 +34,7 @@ document.addEventListener("keydown", (event) => {
       next.focus();
     } else {
       const add = field.form.querySelector("[data-add-player]");
-      if (add) add.click();
+      if (add && !add.hidden) add.click(); // hidden: the game chosen seats no more
     }
   }
 });

@@ -112,3 +112,21 @@ def test_a_tap_anywhere_on_a_choices_row_chooses_it(page: Page):
     page.mouse.click(box["x"] + box["width"] - 5, box["y"] + 3)  # the row's far corner
 
     expect(skyjo).to_be_checked()
+
+
+def test_a_table_full_for_skyjo_still_seats_ten_for_another_game(page: Page):
+    """The evening's report: eight names for Skyjo, then Flip 7 chosen: no « Ajouter un
+    joueur » any more, and the legend saying « de 2 à 10 »."""
+    form = NewGamePage(page).open()
+    page.get_by_role("radio", name="Skyjo", exact=True).check()
+    for count in range(3, 9):
+        form.add_player.click()
+        expect(form.name_field(count)).to_be_visible()
+    expect_no_more_players_can_be_added(form)
+    expect(page.get_by_text("8 joueurs\u202f: la table est complète")).to_be_visible()
+
+    page.get_by_role("radio", name="Flip 7", exact=True).check()
+    form.add_player.click()
+
+    expect(form.name_field(9)).to_be_focused()
+    expect(page.get_by_text("la table est complète")).to_be_hidden()

@@ -83,6 +83,15 @@ class Chart:
     plot: tuple[float, float, float, float]  # left, top, right, bottom
     description: str
 
+    @property
+    def limit_label_y(self) -> float | None:
+        """The limit's label's baseline: just above its line, or just below it where the line is
+        the plot's top (Flip 7's 200, Skyjo's 100), so that no letter is cut off at the edge."""
+        if self.limit_y is None:
+            return None
+        above = self.limit_y - 4
+        return above if above - 9 >= 0 else self.limit_y + 13  # its font is 11
+
 
 def _nice_step(top: int) -> int:
     """Return a round step (5, 10, 20, 25, 50, 100, 200, 250, 500…) giving at most 6 labels."""
@@ -99,13 +108,15 @@ def _spread_labels(lines: tuple[Line, ...], top: float, bottom: float) -> tuple[
     order = sorted(range(len(lines)), key=lambda i: (lines[i].points[-1][1], i))
     wanted = [lines[i].points[-1][1] + 3.5 for i in order]  # the text's baseline
     placed: list[float] = []
-    for y in wanted:
+    for y in wanted:  # downwards: at its line's end, or just below the label above
         placed.append(max(y, placed[-1] + LABEL_GAP) if placed else max(y, top + 6))
-    overflow = placed[-1] - bottom if placed else 0
-    if overflow > 0:  # pushed below the plot: shift everything up, keeping the gaps
-        placed = [y - overflow for y in placed]
-        for k in range(len(placed) - 2, -1, -1):
-            placed[k] = min(placed[k], placed[k + 1] - LABEL_GAP)
+    # Upwards from the plot's bottom: a label pushed below it moves up, and those above only as
+    # far as they must (moving them all up alike took the top one out of the chart, away from
+    # its line). Ten labels take half the plot's height: they always fit.
+    lowest = bottom
+    for k in range(len(placed) - 1, -1, -1):
+        placed[k] = min(placed[k], lowest)
+        lowest = placed[k] - LABEL_GAP
     label_y = dict(zip(order, placed, strict=True))
     return tuple(
         Line(line.name, line.colour, line.marker, line.points, line.total, label_y[i])

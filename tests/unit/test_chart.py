@@ -8,7 +8,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.rules import EndRule, GameRules, Scoresheet, max_heads_for_player, max_heads_for_round
+from app.rules import (
+    GAMES,
+    EndRule,
+    GameRules,
+    Scoresheet,
+    max_heads_for_player,
+    max_heads_for_round,
+)
 from app.web.chart import score_chart
 
 TEN = ("Alice", "Bruno", "Chloé", "David", "Emma", "Farid", "Gaëlle", "Hugo", "Inès", "Jules")
@@ -263,3 +270,32 @@ def test_an_end_label_names_the_player_whole_and_the_total_at_the_line_end():
     )
     assert chart.width > short.width  # room for the long name beside the plot
     assert alice.label_y == pytest.approx(alice.points[-1][1] + 3.5)
+
+
+def test_end_labels_pushed_apart_stay_in_the_chart_and_near_their_lines():
+    """The evening's report (Flip 7): one line at the top, nine near the bottom; shifting every
+    label up to make room below took the winner's label out of the chart."""
+    flip_7 = GameRules.of(GAMES["flip-7"])
+    chart = score_chart(
+        sheet(
+            TEN,
+            [171, 20, 0, 45, 3, 4, 5, 6, 7, 8],
+            [29, 88, 13, 60, 1, 2, 3, 4, 5, 6],
+            game_rules=flip_7,
+        )
+    )
+
+    _, top, _, bottom = chart.plot
+    ys = sorted(line.label_y for line in chart.lines)
+    assert all(b - a >= 11 - 1e-9 for a, b in zip(ys, ys[1:]))
+    assert top + 6 <= ys[0] and ys[-1] <= bottom  # a 10-unit text's baseline: whole inside
+    winner = chart.lines[0]
+    assert winner.label_y - winner.points[-1][1] <= 11  # beside its line's end
+
+
+@pytest.mark.parametrize(("game", "totals"), [("flip-7", [171, 20]), ("skyjo", [99, 3])])
+def test_the_limits_label_stays_whole_in_the_chart_where_the_limit_is_its_top(game, totals):
+    chart = score_chart(sheet(["Alice", "Bruno"], totals, game_rules=GameRules.of(GAMES[game])))
+
+    assert chart.limit_y == chart.plot[1]  # the limit is the axis' top
+    assert chart.limit_label_y - 9 >= 0  # its letters (font 11) below the SVG's edge

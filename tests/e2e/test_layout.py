@@ -133,12 +133,18 @@ def test_a_name_of_one_thirty_letter_word_never_pushes_a_page_sideways(browser, 
     game = game_started(page, names, [25, 25], [25, 25])
     wide = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
     assert page.evaluate(wide) <= 0
+    page.goto(f"{page.url}/manches/1")  # each label over its own field (it overlapped the next)
+    assert [found for found in problems(page) if "cut across lines" not in found] == []
+    page.go_back()
     game.play_round(names, [25, 25], 3)  # both above 66, a shared win: the result says both
     expect(game.result).to_contain_text("Victoire partagée")
     assert page.evaluate(wide) <= 0
     for path in ("/historique", "/statistiques"):
         page.goto(path)
         assert page.evaluate(wide) <= 0, path
+    # The statistics' figures beside the name kept in view (it took all but 21 px of the width).
+    row = page.get_by_role("row", name=re.compile(names[0]))
+    expect(row.get_by_role("cell").nth(1)).to_be_in_viewport(ratio=1)
     page.context.close()
 
 

@@ -92,6 +92,27 @@ def test_the_follow_page_is_the_tables_big_screen(browser, base_url, phone, size
     page.context.close()
 
 
+def test_ten_long_names_close_to_the_end_all_stay_in_view_on_the_big_screen(browser, base_url):
+    """The screens' report: at 1280 × 800 in French the tenth row was below the fold, the
+    long names on two lines and three rows warning of the end under their names."""
+    names = ["Schwarzwaldkirschtortenbäckeri", "Marie-Charlotte de Montmorency", "Zoë Brontë"]
+    names += ["Éléonore", "Jean-Baptiste", "Ærøskøbing", "Inès", "Bruno", "Chloé", "Damien"]
+    phone = _at(browser, base_url, NEW_PHONE, "phone")
+    game_started(phone, names, *[[20, 13, 6, 20, 13, 6, 20, 13, 6, 13]] * 3)  # 60, 39, 18…
+    phone.get_by_role("button", name="Partager la partie").click()
+    follow_address = phone.get_by_role("link", name=re.compile("suivre")).get_attribute("href")
+    phone.context.close()
+
+    screen = _at(browser, base_url, NEW_PHONE, "laptop")  # a TV, which never scored
+    screen.goto(follow_address or "")
+
+    board = GamePage(screen)
+    expect(board.player_row(names[0])).to_contain_text("Marge avant la fin")
+    for name in names:
+        expect(board.player_heading(name)).to_be_in_viewport(ratio=1)
+    screen.context.close()
+
+
 @pytest.mark.parametrize(("size", "small_px"), [("laptop", 17), ("tv", 24)])
 def test_the_big_screen_at_the_end_shows_the_result_and_the_standings_large(
     browser, base_url, phone, size, small_px

@@ -7,7 +7,7 @@ in the request's language (Flask-Babel; French outside a request).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from flask_babel import gettext, ngettext
 
@@ -16,10 +16,13 @@ from app.rules import EndRule, Scoresheet
 PLOT_WIDTH, HEIGHT = 228, 220
 # The right margin holds each line's label at its end (the name and the total, whole: a name is
 # never cut), so that ten lines can be told apart without going back and forth to a legend. It
-# is as wide as the longest label; the SVG scales to its box, so a long name makes it flatter.
+# is as wide as the longest label's line; the SVG scales to its box, so a long name makes it
+# flatter and its text smaller: a name goes on a second line at its spaces past LABEL_LINE
+# characters (« Marie-Charlotte de Montmorency 9 » made the text 5 px on a 360-pixel phone).
 LEFT, TOP, BOTTOM = 34, 10, 26
-LABEL_GAP = 11  # user units between two end labels (their font is 10)
+LABEL_GAP = 11  # user units between two lines of end labels (their font is 10)
 LABEL_CHAR_WIDTH = 6.2  # user units per character at font size 10, wide letters included
+LABEL_LINE = 16  # characters of a label's line, past which its name goes on at a space
 
 # Okabe–Ito colours (distinguishable with common colour-vision deficiencies), darkened for contrast.
 COLOURS = (
@@ -56,10 +59,31 @@ class Line:
     points: tuple[tuple[float, float], ...]
     total: int
     label_y: float = 0.0  # where the end label sits: at the line's end, moved apart from others
+    wrap: bool = True  # a long label on two lines (not where ten of them would not fit)
 
     @property
     def label(self) -> str:
-        return f"\u2068{self.name}\u2069 {self.total}"  # the name isolated: it may be right-to-left
+        return " ".join(self.label_lines)
+
+    @property
+    def label_lines(self) -> tuple[str, ...]:
+        """The end label, the name then the total, on one line or two (the name broken at its
+        spaces only; its parts isolated: a name may be right-to-left)."""
+        words = self.name.split(" ")
+        first = words[0]
+        for k in range(1, len(words)):  # the longest first line within LABEL_LINE, if any
+            if len(" ".join(words[: k + 1])) > LABEL_LINE:
+                break
+            first = " ".join(words[: k + 1])
+        rest = self.name[len(first) :].strip()
+        if not self.wrap or len(f"{self.name} {self.total}") <= LABEL_LINE or not rest:
+            return (f"\u2068{self.name}\u2069 {self.total}",)
+        return (f"\u2068{first}\u2069", f"\u2068{rest}\u2069 {self.total}")
+
+    @property
+    def label_width(self) -> int:
+        """Characters of the label's longest line (its isolating marks are not drawn)."""
+        return max(len(line) - 2 for line in self.label_lines)
 
     @property
     def path(self) -> str:
@@ -82,6 +106,8 @@ class Chart:
     x_ticks: tuple[tuple[float, int], ...]
     plot: tuple[float, float, float, float]  # left, top, right, bottom
     description: str
+
+    label_gap = LABEL_GAP  # between the lines of a label on two (its tspan's dy)
 
     @property
     def limit_label_y(self) -> float | None:
@@ -107,21 +133,19 @@ def _spread_labels(lines: tuple[Line, ...], top: float, bottom: float) -> tuple[
     """Place each end label at its line's end, moved apart so that no two overlap."""
     order = sorted(range(len(lines)), key=lambda i: (lines[i].points[-1][1], i))
     wanted = [lines[i].points[-1][1] + 3.5 for i in order]  # the text's baseline
+    height = [LABEL_GAP * (len(lines[i].label_lines) - 1) for i in order]  # its lines below
     placed: list[float] = []
-    for y in wanted:  # downwards: at its line's end, or just below the label above
-        placed.append(max(y, placed[-1] + LABEL_GAP) if placed else max(y, top + 6))
+    for k, y in enumerate(wanted):  # downwards: at its line's end, or below the label above
+        placed.append(max(y, placed[-1] + height[k - 1] + LABEL_GAP) if k else max(y, top + 6))
     # Upwards from the plot's bottom: a label pushed below it moves up, and those above only as
     # far as they must (moving them all up alike took the top one out of the chart, away from
-    # its line). Ten labels take half the plot's height: they always fit.
+    # its line). Ten labels of two lines take all of the plot's height: they always fit.
     lowest = bottom
     for k in range(len(placed) - 1, -1, -1):
-        placed[k] = min(placed[k], lowest)
+        placed[k] = min(placed[k], lowest - height[k])
         lowest = placed[k] - LABEL_GAP
     label_y = dict(zip(order, placed, strict=True))
-    return tuple(
-        Line(line.name, line.colour, line.marker, line.points, line.total, label_y[i])
-        for i, line in enumerate(lines)
-    )
+    return tuple(replace(line, label_y=label_y[i]) for i, line in enumerate(lines))
 
 
 def score_chart(sheet: Scoresheet) -> Chart | None:
@@ -136,8 +160,6 @@ def score_chart(sheet: Scoresheet) -> Chart | None:
     step = _nice_step(highest - lowest)
     top = -(-highest // step) * step
     bottom = (lowest // step) * step
-    longest = max(len(f"{name} {total}") for name, total in zip(sheet.players, sheet.totals))
-    width = LEFT + PLOT_WIDTH + 10 + round(longest * LABEL_CHAR_WIDTH)
     left, right, upper, lower = LEFT, LEFT + PLOT_WIDTH, TOP, HEIGHT - BOTTOM
 
     def x(round_number: int) -> float:
@@ -159,7 +181,12 @@ def score_chart(sheet: Scoresheet) -> Chart | None:
         )
         for seat, name in enumerate(sheet.players)
     )
+    if sum(len(line.label_lines) for line in lines) * LABEL_GAP > lower - upper - 10:
+        lines = tuple(replace(line, wrap=False) for line in lines)
     lines = _spread_labels(lines, upper + 4, lower)
+    width = (
+        LEFT + PLOT_WIDTH + 10 + round(max(line.label_width for line in lines) * LABEL_CHAR_WIDTH)
+    )
     every = max(1, -(-rounds // 10))  # at most about ten round labels on a phone
     x_ticks = tuple((x(r), r) for r in range(0, rounds + 1, every))
     y_ticks = tuple((y(v), v) for v in range(bottom, top + 1, step))

@@ -299,3 +299,27 @@ def test_the_limits_label_stays_whole_in_the_chart_where_the_limit_is_its_top(ga
 
     assert chart.limit_y == chart.plot[1]  # the limit is the axis' top
     assert chart.limit_label_y - 9 >= 0  # its letters (font 11) below the SVG's edge
+
+
+def test_a_long_name_goes_on_a_second_line_at_a_space_and_keeps_the_chart_wide():
+    """The screens' report: « Marie-Charlotte de Montmorency 9 » made the chart's text 5 px on a
+    phone, the SVG scaled down to its longest label."""
+    long = score_chart(sheet(["Marie-Charlotte de Montmorency", "Bruno"], [9, 3], [0, 1]))
+    short = score_chart(sheet(["Marie-Charlotte", "Bruno"], [9, 3], [0, 1]))
+
+    marie, bruno = long.lines
+    assert marie.label_lines == ("\u2068Marie-Charlotte\u2069", "\u2068de Montmorency\u2069 9")
+    assert bruno.label_lines == ("\u2068Bruno\u2069 4",)
+    assert long.width <= short.width  # its longest line, not 16 characters more
+    upper, lower = sorted((marie, bruno), key=lambda line: line.label_y)
+    assert lower.label_y - upper.label_y >= 11 * len(upper.label_lines) - 1e-9
+
+
+def test_ten_long_names_keep_one_line_each_where_two_would_not_fit():
+    names = [f"Joueuse numéro {n} de la table" for n in range(10)]
+    chart = score_chart(sheet(names, list(range(10))))
+
+    assert all(len(line.label_lines) == 1 for line in chart.lines)
+    ys = sorted(line.label_y for line in chart.lines)
+    assert all(b - a >= 11 - 1e-9 for a, b in zip(ys, ys[1:]))
+    assert chart.plot[1] + 6 <= ys[0] and ys[-1] <= chart.plot[3]

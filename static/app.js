@@ -139,8 +139,9 @@ document.addEventListener("htmx:before:request", (event) => {
 });
 
 // The new-game form shows the choices of the game chosen (« Plus de 66 » and « Variante pro »
-// are 6 qui prend's, a name and a winner rule a free game's); without this file every field
-// shows, and those of another game are ignored.
+// are 6 qui prend's, a name and a winner rule a free game's, « Ajouter un joueur » where it
+// seats one more); without this file every choice shows, those of another game are ignored,
+// and the parts drawn hidden (the game's most players reached) stay so.
 const showGameChoices = () => {
   const chosen = document.querySelector("#new-game [name=game]:checked")?.value;
   for (const part of document.querySelectorAll("#new-game [data-games]")) {

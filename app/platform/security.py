@@ -38,13 +38,16 @@ def set_headers(response: Response) -> Response:
     headers.setdefault("X-Content-Type-Options", "nosniff")
     headers.setdefault("Referrer-Policy", "strict-origin-when-cross-origin")
     headers.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
-    # No Cross-Origin-Opener-Policy: `same-origin` made Chromium move every new tab opening the
-    # counter (a QR code, a shared link) to a process of its own before its first paint, +28 ms
-    # measured (docs/performance.md, issue 33). What it would guard, a page that opened the
-    # counter keeping a handle on its window, is covered here: frames are refused (frame-ancestors,
-    # X-Frame-Options), forms carry CSRF tokens, cookies are SameSite and the page listens to no
-    # message from another window.
     headers.setdefault("X-Frame-Options", "DENY")
+    # Cross-Origin-Opener-Policy only where a page shows an address that is a key (the scorer
+    # address, the follow address): it cuts the page off from a window that opened it, which
+    # could otherwise send that tab to a look-alike page, and on Android it is what gets the
+    # site a process of its own. Not on the other pages: it made Chromium move every new tab
+    # opening a game (a QR code, a link in a chat) to a new process before its first paint,
+    # +28 to +40 ms (docs/performance.md, issue 33), where a game page shows no key.
+    view = current_app.view_functions.get(request.endpoint) if request.endpoint else None
+    if getattr(view, "shows_a_key", False):
+        headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
     if request.is_secure:
         headers.setdefault("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
     if response.mimetype == "text/html":
@@ -82,6 +85,12 @@ def large_body(view: View) -> View:
     """Mark a view whose form may be as big as MAX_IMPORT_LENGTH: an import carries a device's
     whole history (thousands of games), bigger than any other form."""
     view.large_body = True  # type: ignore[attr-defined]
+    return view
+
+
+def shows_a_key(view: View) -> View:
+    """Mark a view whose page shows an address that opens a game to whoever has it."""
+    view.shows_a_key = True  # type: ignore[attr-defined]
     return view
 
 

@@ -23,6 +23,7 @@ LEFT, TOP, BOTTOM = 34, 10, 26
 LABEL_GAP = 11  # user units between two lines of end labels (their font is 10)
 LABEL_CHAR_WIDTH = 6.2  # user units per character at font size 10, wide letters included
 LABEL_LINE = 16  # characters of a label's line, past which its name goes on at a space
+LABEL_APART = 3  # more units beside a label of two lines: its lines read as one label
 
 # Okabe–Ito colours (distinguishable with common colour-vision deficiencies), darkened for contrast.
 COLOURS = (
@@ -60,10 +61,6 @@ class Line:
     total: int
     label_y: float = 0.0  # where the end label sits: at the line's end, moved apart from others
     wrap: bool = True  # a long label on two lines (not where ten of them would not fit)
-
-    @property
-    def label(self) -> str:
-        return " ".join(self.label_lines)
 
     @property
     def label_lines(self) -> tuple[str, ...]:
@@ -134,16 +131,20 @@ def _spread_labels(lines: tuple[Line, ...], top: float, bottom: float) -> tuple[
     order = sorted(range(len(lines)), key=lambda i: (lines[i].points[-1][1], i))
     wanted = [lines[i].points[-1][1] + 3.5 for i in order]  # the text's baseline
     height = [LABEL_GAP * (len(lines[i].label_lines) - 1) for i in order]  # its lines below
+    # From the baseline of label k - 1's last line to that of label k's first.
+    gap = [
+        LABEL_GAP + (LABEL_APART if height[k] or height[k - 1] else 0) for k in range(len(order))
+    ]
     placed: list[float] = []
     for k, y in enumerate(wanted):  # downwards: at its line's end, or below the label above
-        placed.append(max(y, placed[-1] + height[k - 1] + LABEL_GAP) if k else max(y, top + 6))
+        placed.append(max(y, placed[-1] + height[k - 1] + gap[k]) if k else max(y, top + 6))
     # Upwards from the plot's bottom: a label pushed below it moves up, and those above only as
     # far as they must (moving them all up alike took the top one out of the chart, away from
-    # its line). Ten labels of two lines take all of the plot's height: they always fit.
+    # its line). They fit: score_chart keeps labels on one line where two would not.
     lowest = bottom
     for k in range(len(placed) - 1, -1, -1):
         placed[k] = min(placed[k], lowest - height[k])
-        lowest = placed[k] - LABEL_GAP
+        lowest = placed[k] - gap[k]
     label_y = dict(zip(order, placed, strict=True))
     return tuple(replace(line, label_y=label_y[i]) for i, line in enumerate(lines))
 
@@ -181,7 +182,10 @@ def score_chart(sheet: Scoresheet) -> Chart | None:
         )
         for seat, name in enumerate(sheet.players)
     )
-    if sum(len(line.label_lines) for line in lines) * LABEL_GAP > lower - upper - 10:
+    if (
+        sum(len(line.label_lines) for line in lines) * (LABEL_GAP + LABEL_APART)
+        > lower - upper - 10
+    ):
         lines = tuple(replace(line, wrap=False) for line in lines)
     lines = _spread_labels(lines, upper + 4, lower)
     width = (

@@ -27,7 +27,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
-from app.platform import live, rate_limits
+from app.platform import live, rate_limits, security
 from app.platform.devices import current_device_hash, no_device_cookie
 from app.platform.extensions import limiter
 from app.platform.languages import current_language
@@ -79,6 +79,7 @@ _per_followed_game = limiter.limit(_follow_limit, key_func=_follow_key, exempt_w
 
 
 @bp.get("/parties/<public_id>/partage")
+@security.shows_a_key
 def share_page(public_id: str) -> str:
     """Show the game's follow address, its QR code and the way to stop sharing, or to start."""
     token, own_phone = sharing.follow_token(public_id, current_device_hash())

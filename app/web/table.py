@@ -9,6 +9,7 @@ from flask import (
     flash,
     redirect,
     render_template,
+    request,
     url_for,
 )
 from flask.typing import ResponseReturnValue
@@ -16,10 +17,10 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from werkzeug.wrappers import Response
 
-from app.platform import live, rate_limits
+from app.platform import live, rate_limits, security
 from app.platform.devices import claim_device, current_device_hash, no_device_cookie
 from app.platform.extensions import limiter
-from app.services import saved_game, tables
+from app.services import access, saved_game, tables
 from app.web import streams
 from app.web.errors import render_error
 
@@ -36,6 +37,7 @@ def own_game(game: saved_game.SavedGame) -> bool:
 
 
 @bp.get("/parties/<public_id>/inviter")
+@security.shows_a_key
 def invite_page(public_id: str) -> str:
     """Show the game's scorer address and its QR code, or the way to make one."""
     invited = tables.invitation(public_id, current_device_hash())
@@ -116,6 +118,9 @@ def join(token: str) -> ResponseReturnValue:
     return _private(redirect(url_for("game.game", public_id=game.public_id), 303))
 
 
+NO_REMATCH = "-"  # the live stream's event id while its game has no rematch
+
+
 @bp.get("/parties/<public_id>/direct")
 def live_version(public_id: str) -> ResponseReturnValue:
     """Stream the version of a game of a table to its scoring phones (Server-Sent Events): each
@@ -127,6 +132,12 @@ def live_version(public_id: str) -> ResponseReturnValue:
     except saved_game.GameNotFound:
         return render_error(404)
     game_id = first.id
+    # The rematch the page's stream first found (its public id, or « - » for none): each event
+    # says it again as its id, so that the browser's reconnection (a locked screen, a network
+    # cut, a server restarting) hands it back, and a rematch made meanwhile is still one to go to.
+    said = request.headers.get("Last-Event-ID", "")
+    if said != NO_REMATCH and not access.PUBLIC_ID.fullmatch(said):
+        said = first.rematch or NO_REMATCH  # a first connection, or an id of no use
     slot = streams.take_slot(game_id)
     if not isinstance(slot, live.Slot):  # the page still works: the others' rounds show on a reload
         return slot
@@ -138,13 +149,14 @@ def live_version(public_id: str) -> ResponseReturnValue:
             now = tables.watched_version(public_id, device_hash)
         except saved_game.GameNotFound:
             return None
-        # The table went on with a new game since the page opened: it goes there. Not to a
-        # rematch it opened with: this phone came back to an older game on purpose (to correct
+        # The table went on with a new game since the page's stream began: it goes there. Not to
+        # a rematch it began with: this phone came back to an older game on purpose (to correct
         # it, which may open it again) and stays on it.
-        if now.rematch is not None and now.rematch != first.rematch:
+        if now.rematch is not None and now.rematch != said:
             address = url_for("game.game", public_id=now.rematch)
             return streams.Said(f"suite {now.rematch}", f"event: suite\ndata: {address}\n\n", True)
-        return streams.Said(str(now.version), f"event: version\ndata: {now.version}\n\n")
+        event = f"event: version\nid: {said}\ndata: {now.version}\n\n"
+        return streams.Said(str(now.version), event)
 
     events = streams.live_events(game_id, slot, look, known="", end="event: fin\ndata: fin\n\n")
     return streams.event_stream(events, slot)

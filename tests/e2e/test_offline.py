@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from .assistant_pages import AssistantPage
-from .pages import GamePage, HomePage, game_started
+from .pages import GamePage, HomePage, NewGamePage, game_started
 
 pytestmark = pytest.mark.e2e
 
@@ -110,6 +110,29 @@ def test_back_to_a_page_left_with_heads_typed_types_none_into_the_next_round(
     expect(second_round).to_be_visible()  # the game as it stands, in the language chosen last
     expect(game.heads_field("Alice")).to_have_value("")
     expect(game.heads_field("Bruno")).to_have_value("")
+
+
+def test_back_to_a_skyjo_page_left_with_who_ended_the_round_chosen_chooses_no_one(new_context):
+    """The review: the scores came back empty, but « A fini la manche » still chosen: Enter
+    sent the next round at once, with a wrong ×2."""
+    page = new_context(java_script_enabled=False).new_page()
+    form = NewGamePage(page).open()
+    page.get_by_role("group", name="Jeu").get_by_role("radio", name="Skyjo").check()
+    form.type_names(NAMES)
+    form.start.click()
+    game = GamePage(page)
+    game.heads_field("Alice").fill("3")
+    game.heads_field("Bruno").fill("12")
+    enders = page.get_by_role("group", name="A fini la manche")
+    enders.get_by_role("radio", name="Alice").check()
+    game.validate.click()
+    expect(game.round_line(1)).to_be_visible()
+
+    page.go_back()
+
+    expect(game.round_line(1)).to_be_visible()  # the game as it stands
+    for name in NAMES:
+        expect(enders.get_by_role("radio", name=name)).not_to_be_checked()
 
 
 @pytest.mark.parametrize("elsewhere", ["a game never opened here", "the rules"])

@@ -291,6 +291,24 @@ class TestLiveStream:
         assert (event, address) == ("suite", new_game)
         assert stream.get(timeout=10)[0] == "(fermé)"
 
+    def test_a_rematch_made_while_a_phone_was_away_takes_it_there_on_reconnecting(
+        self, app, client, game
+    ):
+        """The review: a stream connecting again took a rematch made meanwhile for the one its
+        page was drawn with (one an older game corrected on purpose keeps), and stayed."""
+        other = new_device(app)
+        join(other, invite(client, game))
+        url = parse(other.get(game_url(game)).data).by_id("game").get("data-live")
+        event, first_id, _ = self.stream(other, url).get(timeout=10)
+        assert event == "version"
+        play_rounds(client, game, [70, 1, 2])
+        new_game = client.post(f"{game_url(game)}/revanche").headers["Location"]
+
+        again = self.stream(other, url, **{"Last-Event-ID": first_id})  # what the browser sends
+
+        event, _id, address = again.get(timeout=10)
+        assert (event, address) == ("suite", new_game)
+
     def test_a_reconnect_gets_what_it_missed_at_once(self, app, client, game):
         address = share(client, game)
         play_rounds(client, game, [1, 1, 1])  # while the follower was away

@@ -92,6 +92,22 @@ def test_security_headers_on_every_answer(client, finished_game):
         assert_security_headers(response)
 
 
+def test_only_the_pages_showing_a_key_are_cut_off_from_the_window_that_opened_them(
+    client, finished_game
+):
+    """The scorer and follow addresses let whoever has them in: their pages are kept from any
+    window that opened them. A game page shows no key, and the opener policy cost every new tab
+    opening one a process of its own before its first paint (docs/performance.md)."""
+    url = game_url(finished_game)
+    client.post(f"{url}/inviter")
+    client.post(f"{url}/partage")
+    for page in (f"{url}/inviter", f"{url}/partage"):
+        response = client.get(page)
+        assert "/rejoindre/" in response.text or "/suivre/" in response.text, page
+        assert response.headers.get("Cross-Origin-Opener-Policy") == "same-origin", page
+    assert "Cross-Origin-Opener-Policy" not in client.get(url).headers
+
+
 def test_no_inline_script_or_style_on_any_page(client, finished_game):
     for what, response in every_kind_of_answer(client, finished_game):
         if response.mimetype == "text/html" and response.data:

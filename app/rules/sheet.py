@@ -120,9 +120,18 @@ class Scoresheet:
         sheet = Scoresheet(self.players, tuple(rounds), self.rules, tuple(enders))
         for played, running in enumerate(sheet.running_totals[:-1], start=1):
             if self.rules.is_over(running, played):
+                if self.rules.game.counts_heads:
+                    raise Refusal.of(
+                        N_(
+                            "Avec ces têtes, la partie se serait terminée après la manche "
+                            "%(number)s : annulez d’abord les manches suivantes, ou corrigez "
+                            "autrement.",
+                            number=played,
+                        )
+                    )
                 raise Refusal.of(
                     N_(
-                        "Avec ces têtes, la partie se serait terminée après la manche "
+                        "Avec ces points, la partie se serait terminée après la manche "
                         "%(number)s : annulez d’abord les manches suivantes, ou corrigez "
                         "autrement.",
                         number=played,

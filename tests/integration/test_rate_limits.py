@@ -76,6 +76,17 @@ def test_adding_players_spends_no_game_of_the_allowance(client):
     assert client.post("/parties", data=NAMES).status_code == 303
 
 
+def test_a_refused_new_game_spends_no_game_of_the_allowance(client):
+    """The host's report: thirty forms refused (a name typed twice) left a phone no game for an
+    hour, having created none."""
+    client.get("/parties/nouvelle")
+    for _ in range(8):  # more than the device's 3 games and the address's 8 a minute
+        refused = client.post("/parties", data={"players-0": "Ana", "players-1": "ana"})
+        assert refused.status_code == 422
+
+    assert client.post("/parties", data=NAMES).status_code == 303
+
+
 def test_a_returning_device_is_limited_on_its_fourth_creation(client, app):
     """A phone that kept its cookie from an earlier visit (a new client, the same cookie)."""
     client.get("/")
@@ -340,7 +351,9 @@ def test_statistics_exports_and_imports_refused_or_not_share_one_allowance(clien
     ]
 
     assert [answer.status_code for answer in answers] == [303, 422, 422, 200, 200, 200]
-    assert_french_429(client.get("/statistiques"))
+    refused = client.get("/statistiques")
+    assert_french_429(refused)
+    assert "enregistré" not in refused.text  # a page read: there was nothing to record
     assert client.get("/historique").status_code == 200  # one page of games is not heavy
 
 

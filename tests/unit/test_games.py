@@ -81,6 +81,18 @@ def test_flip_7_refuses_what_no_hand_makes_and_says_what_is_allowed(score):
     assert "146, 148 … 170" in str(refused.value.fields[0])
 
 
+def test_a_correction_of_a_game_in_points_speaks_of_points():
+    """The host's report: « Avec ces têtes… » on a Flip 7 round's correction."""
+    sheet = rules.Scoresheet(TRIO, ((20, 90, 50), (29, 1, 0), (1, 1, 1)), rules.GameRules.of(FLIP7))
+
+    with pytest.raises(rules.Refusal) as refused:
+        sheet.with_round_replaced(1, (171, 90, 50))  # 200 after round 2, before round 3
+
+    assert "Avec ces points, la partie se serait terminée après la manche 2" in str(
+        refused.value.whole[0]
+    )
+
+
 def test_flip_7_ends_at_200_and_the_highest_total_wins_and_leads():
     sheet = rules.Scoresheet(TRIO, ((171, 90, 50), (29, 171, 0)), rules.GameRules.of(FLIP7))
     assert sheet.is_over and sheet.winners == {1}

@@ -443,7 +443,9 @@ def test_a_correction_that_would_have_ended_the_game_earlier_is_refused():
     with pytest.raises(Refusal) as refused:
         sheet.with_round_replaced(1, (60, 5))  # 60 + 20 > 66 after round 2, before round 3
 
-    assert "après la manche 2" in str(refused.value.whole[0])
+    assert "Avec ces têtes, la partie se serait terminée après la manche 2" in str(
+        refused.value.whole[0]
+    )
 
 
 def test_a_correction_may_end_the_game_at_its_last_round():

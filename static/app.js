@@ -57,11 +57,11 @@ document.addEventListener("input", (event) => {
   if (option && field.value.trim()) document.getElementById(option).checked = true;
 });
 
-// « Compter les têtes » and the language links take the heads already typed along: the count
-// page brings them back with the one it counts, and the game page comes back in the other
-// language with them (app/web/game.py keeps `heads-N` of its address for one drawing), so
-// neither loses what was typed. (Without this file the link opens its page alone, and what was
-// typed stays only in this page.)
+// « Compter les têtes » and the language links take the heads already typed (and who ended the
+// round, in Skyjo) along: the count page brings them back with the one it counts, and the game
+// page comes back in the other language with them (app/web/game.py keeps `heads-N` and
+// `ended_by` of its address for one drawing), so neither loses what was typed. (Without this
+// file the link opens its page alone, and what was typed stays only in this page.)
 document.addEventListener("click", (event) => {
   const link = event.target.closest?.("[data-keeps-heads], .languages a");
   const form = document.getElementById("round-form");
@@ -73,6 +73,8 @@ document.addEventListener("click", (event) => {
   for (const field of form.elements) {
     if (field.matches("[data-heads]") && field.value) target.searchParams.set(field.name, field.value.trim());
   }
+  const ender = form.elements.namedItem("ended_by"); // Skyjo's « A fini la manche »
+  if (ender instanceof RadioNodeList && ender.value) target.searchParams.set("ended_by", ender.value);
   if (target !== url) url.searchParams.set("next", target.pathname + target.search);
   link.href = url;
 });

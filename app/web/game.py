@@ -28,10 +28,7 @@ from app.platform.extensions import db, limiter
 from app.services import games, reads, saved_game
 from app.services.unit_of_work import check_database
 from app.web.errors import RETRY_AFTER
-from app.web.forms import (
-    NewGameForm,
-    carried_heads,
-)
+from app.web.forms import NewGameForm, carried_heads, whole_number
 from app.web.htmx import is_htmx, vary_on_htmx
 from app.web.refusals import shown
 from app.web.shared_result import image_response, share_of
@@ -111,6 +108,7 @@ def _new_game_form(
 
 
 CARRIED = "carried_heads"  # the session's: heads brought to a game's round form, shown once
+ENDER = "ended_by"  # who ended the round (Skyjo), brought along with the heads
 
 
 @bp.get("/parties/<public_id>")
@@ -119,17 +117,21 @@ def game(public_id: str) -> ResponseReturnValue:
     # The round form may come filled in: by a finished assistant round, or a count of a pile
     # (`heads-2=5` in the address). Those are kept aside for one drawing and the address loses
     # them: a reload, Back or Forward would type them into the next round again.
-    if not is_htmx() and any(key.startswith("heads-") for key in request.args):
+    if not is_htmx() and any(key.startswith("heads-") or key == ENDER for key in request.args):
         carried = carried_heads(request.args, rules.MAX_PLAYERS)
-        session[CARRIED] = [public_id, {str(seat): heads for seat, heads in carried.items()}]
+        heads = {str(seat): value for seat, value in carried.items()}
+        session[CARRIED] = [public_id, heads, whole_number(request.args.get(ENDER, ""))]
         return redirect(url_for("game.game", public_id=public_id), 303)
-    kept_for, heads = session.pop(CARRIED, None) or (None, {})
+    kept_for, heads, *ender = session.pop(CARRIED, None) or (None, {})
     carried = {int(seat): value for seat, value in heads.items()} if kept_for == public_id else {}
+    ended_by = ender[0] if ender and kept_for == public_id else None  # Skyjo's « A fini »
     found, helped = reads.game_to_score(public_id, current_device_hash(), carried)
     # The first player's field is focused (or the result, once the game is over): the keyboard
     # and a screen reader start where the table is. Not for htmx: the live part fetched again
     # (another phone's round, static/app.js) must not move anyone's focus.
-    page = game_page(found, round_help=helped, typed=helped.typed, focus_entry=not is_htmx())
+    page = game_page(
+        found, round_help=helped, typed=helped.typed, ended_by=ended_by, focus_entry=not is_htmx()
+    )
     response = vary_on_htmx(current_app.make_response(page))
     # Back, Forward or a reload always show the sheet as it stands: a browser shows a copy it
     # kept (its cache, even « no-cache », or the page kept whole) on those unless told not to

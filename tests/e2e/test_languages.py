@@ -223,3 +223,22 @@ def test_switching_language_mid_round_keeps_the_heads_typed(phone_in):
     assert "heads" not in page.url
     page.reload()
     expect(page.get_by_role("spinbutton", name="Ada", exact=True)).to_have_value("")
+
+
+def test_switching_language_mid_skyjo_round_keeps_who_ended_it(phone_in):
+    """The host's report: the scores came along, « A fini la manche » did not, and the round
+    was then refused for it."""
+    page = phone_in("fr-FR")
+    page.goto("/parties/nouvelle")
+    page.get_by_role("group", name="Jeu").get_by_role("radio", name="Skyjo").check()
+    page.get_by_role("textbox", name="Joueur 1", exact=True).fill("Ada")
+    page.get_by_role("textbox", name="Joueur 2", exact=True).fill("Bea")
+    page.get_by_role("button", name="Commencer la partie", exact=True).click()
+    page.get_by_role("spinbutton", name="Ada", exact=True).fill("12")
+    page.get_by_role("group", name="A fini la manche").get_by_role("radio", name="Bea").check()
+
+    page.get_by_role("navigation", name="Langue").get_by_role("link", name="English").click()
+
+    expect_language(page, ENGLISH)
+    expect(page.get_by_role("spinbutton", name="Ada", exact=True)).to_have_value("12")
+    expect(page.get_by_role("radio", name="Bea")).to_be_checked()

@@ -94,16 +94,10 @@ def heavy(view: F) -> F:
     return cast(F, per_device(per_address(view)))
 
 
-def _sent_to_a_game(response: Response) -> bool:
-    """Whether the answer sends the browser to a game (a 303, or htmx's HX-Redirect): a form
-    refused and shown again (a name twice, one too long) creates nothing."""
-    return response.status_code == 303 or "HX-Redirect" in response.headers
-
-
 def game_creations(exempt_when: Callable[[], bool] | None = None) -> Callable[[F], F]:
     """Count a new game (or a rematch) against the device's allowance and its address's, except
-    the requests `exempt_when` says create nothing and the answers that create none: thirty
-    refused forms left a café's phone no game for an hour."""
+    the requests `exempt_when` says create nothing. (Counted before the view, not after its
+    answer: a burst of requests would all pass before the first was counted.)"""
 
     def counted(view: F) -> F:
         per_address = limiter.limit(
@@ -111,13 +105,9 @@ def game_creations(exempt_when: Callable[[], bool] | None = None) -> Callable[[F
             key_func=address,
             methods=["POST"],
             exempt_when=exempt_when,
-            deduct_when=_sent_to_a_game,
         )
         per_device = limiter.limit(
-            _limit("RATELIMIT_GAME_CREATION"),
-            methods=["POST"],
-            exempt_when=exempt_when,
-            deduct_when=_sent_to_a_game,
+            _limit("RATELIMIT_GAME_CREATION"), methods=["POST"], exempt_when=exempt_when
         )
         return cast(F, per_device(per_address(view)))
 

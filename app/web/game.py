@@ -59,8 +59,21 @@ def _adding_a_player() -> bool:
     return "ajouter" in request.form
 
 
+def _creates_nothing() -> bool:
+    """Whether the new-game form sent creates no game: « Ajouter un joueur », or names or a
+    rule the form refuses (thirty refused forms left a café's phone no game for an hour)."""
+    if _adding_a_player():
+        return True
+    form = NewGameForm(request.form)
+    try:
+        rules.seat_players(form.typed_names(), form.game_rules().game.max_players)
+    except rules.Refusal:
+        return True
+    return False
+
+
 @bp.post("/parties")
-@rate_limits.game_creations(exempt_when=_adding_a_player)
+@rate_limits.game_creations(exempt_when=_creates_nothing)
 def create_game() -> ResponseReturnValue:
     """Start a game with the names typed, or show the form again with what is wrong."""
     form = NewGameForm(request.form)

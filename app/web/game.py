@@ -86,10 +86,10 @@ def create_game() -> ResponseReturnValue:
         )
     except rules.Refusal as refusal:  # the form's own, or names that cannot sit at a table
         return _new_game_form(form, refusal, status=422)
-    return _go_to(url_for("game.game", public_id=game.public_id))
+    return go_to(url_for("game.game", public_id=game.public_id))
 
 
-def _go_to(url: str) -> ResponseReturnValue:
+def go_to(url: str) -> ResponseReturnValue:
     """Send the browser to another page: a 303 for a plain form, a full navigation for htmx."""
     if is_htmx():
         # htmx would follow a 303 inside fetch and swap the whole next page into the form.

@@ -3,7 +3,7 @@ the service (app/services/rounds.py), answer the game's live part or redirect.""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, render_template, request, url_for
 from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
@@ -14,7 +14,7 @@ from app.platform import rate_limits
 from app.platform.devices import current_device_hash
 from app.services import reads, rounds, saved_game
 from app.web.forms import CancelRoundForm, EditRoundForm, RestoreRoundForm, RoundForm
-from app.web.game import answer_write, game_page
+from app.web.game import answer_write, game_page, go_to
 from app.web.refusals import said, shown
 
 bp = Blueprint("rounds", __name__)
@@ -142,7 +142,7 @@ def edit_round(public_id: str, number: int) -> ResponseReturnValue:
             refused.game, number, form.typed(), form.round_ender(), refused.refusal, status
         )
     flash(_("Manche %(number)s modifiée.", number=number), "info")
-    return redirect(url_for("game.game", public_id=public_id), 303)
+    return go_to(url_for("game.game", public_id=public_id))
 
 
 def _edit_form(

@@ -170,6 +170,27 @@ def test_a_form_that_cannot_wait_says_so_offline_and_keeps_what_was_typed(
     expect(page.get_by_role("spinbutton", name="Alice", exact=True)).to_have_value("6")
 
 
+def test_a_correction_sent_while_the_server_does_not_answer_stays_typed_and_goes_later(
+    page: Page, context: BrowserContext
+):
+    """The host's report: the server stopped, the phone online, « Enregistrer la manche » left
+    for Chromium's error page, and the correction typed with it."""
+    game = start(page)
+    game.play_round(NAMES, [4, 9], 1)
+    page.get_by_role("link", name="Modifier la manche 1").click()
+    page.get_by_role("spinbutton", name="Alice", exact=True).fill("7")
+    context.route("**/*", lambda route: route.abort("connectionrefused"))  # the server down
+
+    page.get_by_role("button", name="Enregistrer la manche", exact=True).click()
+
+    expect(network_status(page)).to_contain_text("rien n’a été envoyé")
+    expect(page.get_by_role("spinbutton", name="Alice", exact=True)).to_have_value("7")
+    context.unroute("**/*")  # the server back
+    page.get_by_role("button", name="Enregistrer la manche", exact=True).click()
+    game.expect_totals({"Alice": 7, "Bruno": 9})
+    expect(page.get_by_text("Manche 1 modifiée.")).to_be_visible()
+
+
 def test_the_assistant_says_it_needs_the_network_and_keeps_what_was_typed(
     page: Page, context: BrowserContext
 ):

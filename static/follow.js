@@ -89,8 +89,26 @@
   });
   // EventSource reconnects by itself after a dropped connection (sending the last version it
   // got). An answer other than a stream (404: the share stopped; 503: streams are full) closes
-  // it: polling then says which, and carries on if the game is still shared.
+  // it: polling then says which, and carries on if the game is still shared. A server that does
+  // not answer for 5 s (stopped, the laptop asleep): the badge says so, until the stream is back,
+  // so that a big screen shows no old scores as live.
+  let lost = null;
+  const badge = () => document.querySelector("#follow .follow-badge");
   stream.addEventListener("error", () => {
-    if (stream.readyState === EventSource.CLOSED) startPolling();
+    if (stream.readyState === EventSource.CLOSED) return startPolling();
+    lost ??= setTimeout(() => {
+      const shown = badge();
+      if (!shown) return;
+      shown.dataset.live = shown.textContent;
+      shown.textContent = live.dataset.followLost;
+      shown.classList.add("lost");
+    }, 5000);
+  });
+  stream.addEventListener("open", () => {
+    clearTimeout(lost);
+    lost = null;
+    const shown = badge();
+    if (shown?.dataset.live) shown.textContent = shown.dataset.live;
+    shown?.classList.remove("lost");
   });
 })();

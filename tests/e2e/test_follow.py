@@ -7,6 +7,9 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from scripts.lib.servers import Gunicorn, free_port, migrate, server_env
+
+from .conftest import STARTUP_SECONDS
 from .pages import GamePage, control, game_started
 
 pytestmark = pytest.mark.e2e
@@ -108,3 +111,30 @@ def test_a_follower_gets_no_cookie_but_the_language_it_chooses_and_reads_that_la
     follower.get_by_role("link", name="Deutsch", exact=True).click()
     expect(follower.get_by_role("table", name="Runden")).to_be_visible()
     assert [(cookie["name"], cookie["value"]) for cookie in context.cookies()] == [("lang", "de")]
+
+
+def test_a_big_screen_cut_from_the_server_says_so_and_catches_up_when_it_is_back(browser, tmp_path):
+    """The host's report: the server stopped, the big screen kept « suivi en direct » over
+    scores no longer live. A server of its own, stopped and started again on its port."""
+    env = server_env(f"sqlite:///{tmp_path / 'cut.sqlite'}", tmp_path / "instance")
+    log, port = tmp_path / "gunicorn.log", free_port()
+    migrate(env, log)
+    server = Gunicorn(env, log, workers=1, port=port)
+    server.start(ready_within=STARTUP_SECONDS)
+    phone, screen = (browser.new_context(base_url=server.url).new_page() for _ in range(2))
+    try:
+        address = share_and_return(game_started(phone, NAMES, [5, 6, 7]))
+        screen.goto(address)
+        badge = screen.get_by_text("suivi en direct")
+        expect(badge).to_be_visible()
+
+        server.stop()  # the café's laptop asleep
+
+        expect(screen.get_by_text("connexion perdue, nouvel essai…")).to_be_visible()
+        server = Gunicorn(env, log, workers=1, port=port)
+        server.start(ready_within=STARTUP_SECONDS)
+        expect(badge).to_be_visible()  # the stream back, within its 2 s retry
+    finally:
+        server.stop()
+        phone.context.close()
+        screen.context.close()

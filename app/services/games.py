@@ -61,6 +61,17 @@ def start_game(
         return SavedGame.of(existing)
 
 
+def already_created(device_hash: str | None, creation_key: str | None) -> bool:
+    """Whether this device already started a game with this form (a second tap, or the form
+    sent again): starting it again finds that game and creates none."""
+    if device_hash is None or not creation_key:
+        return False
+    found = select(Game.id).where(
+        Game.device_hash == device_hash, Game.creation_key == creation_key
+    )
+    return db.session.scalar(found.limit(1)) is not None
+
+
 def _created_with(device_hash: str, creation_key: str | None) -> Game | None:
     return db.session.scalars(
         select(Game)

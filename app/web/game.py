@@ -60,12 +60,15 @@ def _adding_a_player() -> bool:
 
 
 def _creates_nothing() -> bool:
-    """Whether the new-game form sent creates no game: « Ajouter un joueur », or names or a
-    rule the form refuses (thirty refused forms left a café's phone no game for an hour)."""
+    """Whether the new-game form sent creates no game: « Ajouter un joueur », names or a rule
+    the form refuses (thirty refused forms left a café's phone no game for an hour), or the
+    same form again (a double tap)."""
     if _adding_a_player():
         return True
     form = NewGameForm(request.form)
     try:
+        if games.already_created(current_device_hash(), form.creation_key()):
+            return True
         rules.seat_players(form.typed_names(), form.game_rules().game.max_players)
     except rules.Refusal:
         return True

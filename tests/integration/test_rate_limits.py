@@ -87,6 +87,18 @@ def test_a_refused_new_game_spends_no_game_of_the_allowance(client):
     assert client.post("/parties", data=NAMES).status_code == 303
 
 
+def test_the_same_form_sent_again_spends_no_second_game(client):
+    """The host's report: a double tap on « Commencer la partie » started one game and counted
+    two."""
+    client.get("/parties/nouvelle")
+    form = {**NAMES, "key": "une-seule-partie"}
+    for _ in range(8):  # the same form: one game, whatever the taps
+        assert client.post("/parties", data=form).status_code == 303
+
+    assert client.post("/parties", data=NAMES).status_code == 303  # two more of the device's 3
+    assert client.post("/parties", data=NAMES).status_code == 303
+
+
 def test_a_returning_device_is_limited_on_its_fourth_creation(client, app):
     """A phone that kept its cookie from an earlier visit (a new client, the same cookie)."""
     client.get("/")

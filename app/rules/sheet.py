@@ -121,20 +121,18 @@ class Scoresheet:
         for played, running in enumerate(sheet.running_totals[:-1], start=1):
             if self.rules.is_over(running, played):
                 if self.rules.game.counts_heads:
-                    raise Refusal.of(
-                        N_(
-                            "Avec ces têtes, la partie se serait terminée après la manche "
-                            "%(number)s : annulez d’abord les manches suivantes, ou corrigez "
-                            "autrement.",
-                            number=played,
-                        )
+                    too_soon = N_(
+                        "Avec ces têtes, la partie se serait terminée après la manche "
+                        "%(number)s : annulez d’abord les manches suivantes, ou corrigez "
+                        "autrement.",
+                        number=played,
                     )
-                raise Refusal.of(
-                    N_(
+                else:
+                    too_soon = N_(
                         "Avec ces points, la partie se serait terminée après la manche "
                         "%(number)s : annulez d’abord les manches suivantes, ou corrigez "
                         "autrement.",
                         number=played,
                     )
-                )
+                raise Refusal.of(too_soon)
         return sheet

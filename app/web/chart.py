@@ -8,6 +8,7 @@ in the request's language (Flask-Babel; French outside a request).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from flask_babel import gettext, ngettext
 
@@ -62,7 +63,7 @@ class Line:
     label_y: float = 0.0  # where the end label sits: at the line's end, moved apart from others
     wrap: bool = True  # a long label on two lines (not where ten of them would not fit)
 
-    @property
+    @cached_property  # read by the spreading, the chart's width and the template
     def label_lines(self) -> tuple[str, ...]:
         """The end label, the name then the total, on one line or two (the name broken at its
         spaces only; its parts isolated: a name may be right-to-left)."""

@@ -121,17 +121,16 @@ def _too_big() -> str:
 def _too_many(app: Flask, seconds: float) -> Response:
     wait = max(1, math.ceil(seconds))
     if request.method in ("GET", "HEAD"):  # a page read (the statistics sorted again and again)
-        said = _(
+        text = _(
             "Trop de demandes en peu de temps depuis cet appareil ou cette adresse. Réessayez "
-            "dans %(wait)s.",
-            wait=wait_in_words(wait),
+            "dans %(wait)s."
         )
     else:
-        said = _(
+        text = _(
             "Trop de demandes en peu de temps depuis cet appareil ou cette adresse : rien "
-            "n’a été enregistré. Réessayez dans %(wait)s.",
-            wait=wait_in_words(wait),
+            "n’a été enregistré. Réessayez dans %(wait)s."
         )
+    said = text % {"wait": wait_in_words(wait)}
     response = app.make_response(render_error(429, said))
     response.headers["Retry-After"] = str(wait)  # the same wait as the page says
     return response

@@ -4,12 +4,12 @@ every game of a phone (its export and statistics)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Row, Select, Text, bindparam, func, select
+from sqlalchemy import ColumnElement, Row, Select, Text, bindparam, func, or_, select
 from sqlalchemy import cast as cast_as
 
 from app import rules
@@ -145,9 +145,22 @@ def all_games(device_hash: str | None) -> list[SavedGame]:
     """
     if device_hash is None:
         return []
+    return _games_where(reachable_by(device_hash))
+
+
+def own_games_known_as(device_hash: str, ids: Collection[str]) -> list[SavedGame]:
+    """Return the device's own games whose id, or id on the phone they were imported from, is
+    one of `ids` (what an import finds already here), read as all_games reads them."""
+    return _games_where(
+        Game.device_hash == device_hash,
+        or_(Game.public_id.in_(ids), Game.origin_id.in_(ids)),
+    )
+
+
+def _games_where(*conditions: ColumnElement[bool]) -> list[SavedGame]:
     found = db.session.execute(
         select(*_GAME, cast_as(Game.kept_sheet, Text).label("kept"))
-        .where(reachable_by(device_hash))
+        .where(*conditions)
         .order_by(Game.created_at, Game.id)
     ).all()
     # Every kept sheet as one JSON document: one decoding, not one per game.

@@ -134,7 +134,7 @@ def import_games() -> ResponseReturnValue:
         device, address = claim_device(), rate_limits.address()
         # Only the games not here yet count against the hourly allowance: a file imported
         # again adds none, and is not refused.
-        added, known = imports.import_games(
+        outcome = imports.import_games(
             device,
             imported,
             allow=lambda count: rate_limits.count_imported_games(count, device, address),
@@ -142,18 +142,43 @@ def import_games() -> ResponseReturnValue:
     except rules.Refusal as refusal:
         page = reads.history(current_device_hash(), 1, current_app.config["HISTORY_PAGE_SIZE"])
         return render_template("history/history.html", history=page, refusal=shown(refusal)), 422
-    said = [
-        ngettext("%(num)d partie importée.", "%(num)d parties importées.", added)
-        if added
-        else _("Aucune partie importée.")
-    ]
-    if known:
+    flash(" ".join(_import_said(outcome)), "info")
+    return redirect(url_for("history.history"), 303)
+
+
+def _import_said(outcome: imports.Imported) -> list[str]:
+    """What an import says it did, one sentence for each thing it did."""
+    said = []
+    if outcome.added or not outcome.continued:
+        said.append(
+            ngettext("%(num)d partie importée.", "%(num)d parties importées.", outcome.added)
+            if outcome.added
+            else _("Aucune partie importée.")
+        )
+    if outcome.continued:
+        said.append(
+            ngettext(
+                "%(num)d partie de cet appareil complétée par les manches du fichier.",
+                "%(num)d parties de cet appareil complétées par les manches du fichier.",
+                outcome.continued,
+            )
+        )
+    if outcome.already:
         said.append(
             ngettext(
                 "%(num)d déjà présente sur cet appareil.",
                 "%(num)d déjà présentes sur cet appareil.",
-                known,
+                outcome.already,
             )
         )
-    flash(" ".join(said), "info")
-    return redirect(url_for("history.history"), 303)
+    if outcome.different:
+        said.append(
+            ngettext(
+                "%(num)d partie de cet appareil a d’autres manches que celle du fichier : "
+                "gardée telle qu’elle est ici.",
+                "%(num)d parties de cet appareil ont d’autres manches que celles du fichier : "
+                "gardées telles qu’elles sont ici.",
+                outcome.different,
+            )
+        )
+    return said

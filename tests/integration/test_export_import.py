@@ -307,6 +307,47 @@ def test_a_game_that_went_there_and_back_is_not_duplicated(app, client):
     assert len(history_links(client)) == 3
 
 
+def test_a_game_played_on_elsewhere_comes_back_with_its_new_rounds(app, client):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [1, 2])
+    phone = new_device(app)
+    import_file(phone, export_game(client, public_id, "json").data)
+    (copied,) = history_links(phone)
+    play_rounds(phone, copied.removeprefix("/parties/"), [3, 4], [5, 6])
+
+    import_file(client, export_all(phone, "json").data)
+
+    notice = status_text(history(client))
+    assert "1 partie de cet appareil complétée par les manches du fichier" in notice
+    assert "importée" not in notice
+    assert history_links(client) == [game_url(public_id)]
+    assert what_a_player_sees(client, game_url(public_id)) == what_a_player_sees(phone, copied)
+
+
+@pytest.mark.parametrize(
+    ("here", "there", "said"),
+    [
+        # The phone played on after the copy left: the file has nothing new.
+        ([[3, 4]], [], "1 déjà présente sur cet appareil"),
+        # Both went on, each its own way: neither is lost, nothing is mixed.
+        ([[3, 4]], [[4, 3]], "1 partie de cet appareil a d’autres manches que celle du fichier"),
+    ],
+)
+def test_a_game_the_phone_has_further_or_otherwise_stays_as_it_is(app, client, here, there, said):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [1, 2])
+    phone = new_device(app)
+    import_file(phone, export_game(client, public_id, "json").data)
+    play_rounds(phone, history_links(phone)[0].removeprefix("/parties/"), *there)
+    play_rounds(client, public_id, *here)
+    before = dump(app)
+
+    import_file(client, export_all(phone, "json").data)
+
+    assert said in status_text(history(client))
+    assert dump(app) == before
+
+
 def test_only_the_games_not_there_yet_are_added(app, client):
     first, second, _ = play_a_table(client)
     phone = new_device(app)

@@ -85,9 +85,15 @@ def export_all(kind: str) -> Response:
             ("csv", device, mark, current_language()),
             lambda: transfer.games_csv(reads.all_games(device), translate),
         )
-        return _download(spreadsheet, "text/csv", "6-qui-prend-parties.csv")
+        return _download(spreadsheet, "text/csv", f"{_all_games_file()}.csv")
     document = _kept(("json", device, mark), lambda: transfer.export_json(reads.all_games(device)))
-    return _download(document, "application/json", "6-qui-prend-parties.json")
+    return _download(document, "application/json", f"{_all_games_file()}.json")
+
+
+def _all_games_file() -> str:
+    # TRANSLATORS: the name a download of every game is saved under, before .csv or .json:
+    # lowercase letters, digits and hyphens only.
+    return _("6-qui-prend-parties")
 
 
 # The last few statistics and exports, each under the mark of the games it was computed from

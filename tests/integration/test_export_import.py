@@ -148,16 +148,18 @@ def test_exports_download_as_attachments_of_this_device_only(app, client, path, 
         assert [game["id"] for game in json.loads(response.data)["games"]] == ids
 
 
-def test_csv_headers_are_in_the_requests_language(client):
+def test_csv_headers_and_the_files_name_are_in_the_requests_language(client):
     public_id = start_game(client, ["Alice", "Bob"])
     play_rounds(client, public_id, [1, 2])
     english = {"Accept-Language": "en"}
 
     one = read_csv(client.get(f"{game_url(public_id)}/export.csv", headers=english))
-    every = read_csv(client.get("/historique/export.csv", headers=english))
+    response = client.get("/historique/export.csv", headers=english)
 
     assert one[:2] == [["Name of the game", "Take 6!"], ["Round", "Alice", "Bob"]]
+    every = read_csv(response)
     assert every[0][:6] == ["Game", "Name of the game", "Date", "Round", "Player 1", "Bullheads 1"]
+    assert attachment_name(response) == "take-6-games.csv"
 
 
 @pytest.mark.parametrize(

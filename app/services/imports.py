@@ -1,6 +1,6 @@
 """Storing imported games (app/services/import_file.py reads their files): those the phone does
-not have yet, in three bulk INSERTs; and, for a game it has, the rounds played on since on
-another phone (its copy went there, was played on, and its export came back)."""
+not have yet, and the rounds played since on another phone of those it has (its copy went there,
+was played on, and that phone's export came back) — each in a few bulk statements."""
 
 from __future__ import annotations
 
@@ -8,14 +8,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
-from sqlalchemy import Table, insert
+from sqlalchemy import Table, bindparam, insert, update
 
 from app import rules
 from app.platform.extensions import db
-from app.services.access import load_game
 from app.services.import_file import ImportedGame
 from app.services.reads import own_games_known_as
-from app.services.saved_game import keep_sheet, kept_sheet
+from app.services.saved_game import SavedGame, kept_sheet
 from app.services.unit_of_work import UnitOfWork
 from app.storage.models import Game, Player, Round
 
@@ -26,12 +25,12 @@ def _table(model: type[Game | Player | Round]) -> Table:
 
 @dataclass(frozen=True)
 class Imported:
-    """What an import did with a file's games."""
+    """What an import did with a file's games (a game listed twice in the file counts once)."""
 
     added: int = 0  # new on this phone
-    continued: int = 0  # here already, with fewer rounds: given the file's next rounds
-    already: int = 0  # here already with all their rounds (or more), or twice in the file
-    different: int = 0  # here already with other players, rules or rounds: kept as they are
+    continued: int = 0  # here already, with fewer rounds: given the file's next ones
+    already: int = 0  # here already with all their rounds, or more
+    different: int = 0  # here already, gone another way: kept as they are
 
 
 def rounds_beyond(here: rules.Scoresheet, there: rules.Scoresheet) -> int | None:
@@ -51,61 +50,81 @@ def import_games(
     imported: Sequence[ImportedGame],
     allow: Callable[[int], None] = lambda _count: None,
 ) -> Imported:
-    """Add the imported games the device does not have yet, and the rounds played on elsewhere
-    of those it has; say what became of each.
+    """Add the imported games the device does not have yet, and the rounds played elsewhere
+    since of those it has; say what became of each.
 
-    `allow` is told how many games would be added (the file's, less those already here) before
-    any is; it may refuse them all by raising (the hourly allowance: rate_limits.py)."""
+    `allow` is told how many games would be written (added or given rounds) before any is; it
+    may refuse them all by raising (the hourly allowance: rate_limits.py)."""
     with UnitOfWork() as work:
-        here = {}
-        for saved in own_games_known_as(device_hash, {game.origin_id for game in imported}):
-            here[saved.public_id] = saved
+        # The device's games the file names, locked (PostgreSQL) before they are compared: a
+        # round recorded at the table meanwhile is either in what is compared or waits.
+        found = own_games_known_as(device_hash, {game.origin_id for game in imported})
+        here: dict[str, tuple[int, SavedGame]] = {}
+        for game_id, saved in found.items():  # its own id first: an import's copy is another
             if saved.origin_id:
-                here[saved.origin_id] = saved
-        fresh: list[ImportedGame] = []
-        seen: set[str] = set()
-        continued = already = different = 0
+                here.setdefault(saved.origin_id, (game_id, saved))
+        for game_id, saved in found.items():
+            here[saved.public_id] = (game_id, saved)
+        fresh: dict[str, ImportedGame] = {}
+        sheets = {origin: saved.scoresheet for origin, (_, saved) in here.items()}
+        continued: dict[str, rules.Scoresheet] = {}
+        already: set[str] = set()
+        different: set[str] = set()
         for game in imported:
-            if game.origin_id in seen:
-                already += 1
+            origin = game.origin_id
+            if origin not in sheets:
+                fresh[origin], sheets[origin] = game, game.sheet
                 continue
-            seen.add(game.origin_id)
-            if game.origin_id not in here:
-                fresh.append(game)
-                continue
-            match rounds_beyond(here[game.origin_id].scoresheet, game.sheet):
-                case None:
-                    different += 1
-                case 0:
-                    already += 1
-                case _:
-                    _play_on(work, here[game.origin_id].public_id, device_hash, game.sheet)
-                    continued += 1
-        allow(len(fresh))
+            beyond = rounds_beyond(sheets[origin], game.sheet)
+            if origin in fresh:  # twice in the file: the copy played furthest
+                if beyond:
+                    fresh[origin], sheets[origin] = game, game.sheet
+            elif beyond is None or (beyond and here[origin][1].restorable):
+                # A game cut back here (« Annuler la manche », not played since) may have had
+                # the file's next rounds: undone on purpose, not to be brought back.
+                different.add(origin)
+            elif beyond:
+                continued[origin] = sheets[origin] = game.sheet
+            else:
+                already.add(origin)
+        allow(len(fresh) + len(continued))
         if fresh:
-            _add(device_hash, fresh)
-        return Imported(len(fresh), continued, already, different)
+            _add(device_hash, list(fresh.values()))
+        if continued:
+            _play_on([(*here[origin], sheet) for origin, sheet in continued.items()])
+            work.announce_ids(here[origin][0] for origin in continued)
+        return Imported(len(fresh), len(continued), len(already - continued.keys()), len(different))
 
 
-def _play_on(work: UnitOfWork, public_id: str, device_hash: str, sheet: rules.Scoresheet) -> None:
-    """Give the device's game the rounds of `sheet` it does not have (undated: they were not
-    recorded here, now), as one more version of it."""
-    game = load_game(public_id, device_hash, for_update=True)
-    for index in range(len(game.rounds), len(sheet.rounds)):
-        played = sheet.typed(index)
-        game.rounds.append(
-            Round(
-                number=index + 1,
-                heads=list(played.scores),
-                ended_by=played.ended_by,
-                recorded_at=None,
-            )
-        )
-    game.cancelled_rounds = None  # the rounds « Rétablir » would put back are no longer next
-    game.version += 1
-    keep_sheet(game)
-    db.session.flush()
-    work.announce(game)
+def _play_on(games: Sequence[tuple[int, SavedGame, rules.Scoresheet]]) -> None:
+    """Give each game (its id, as it stands here) the rounds of its sheet it does not have yet,
+    undated (they were not recorded here, now), as one more version of it: one INSERT of every
+    round, one UPDATE of every game."""
+    rounds = [
+        {
+            "game_id": game_id,
+            "number": index + 1,
+            "heads": list(sheet.rounds[index]),
+            "ended_by": sheet.enders[index],
+            "recorded_at": None,
+        }
+        for game_id, saved, sheet in games
+        for index in range(len(saved.scoresheet.rounds), len(sheet.rounds))
+    ]
+    db.session.execute(insert(_table(Round)), rounds)
+    db.session.execute(
+        update(_table(Game))
+        .where(Game.id == bindparam("game_id"))
+        .values(version=bindparam("next_version"), kept_sheet=bindparam("sheet")),
+        [
+            {
+                "game_id": game_id,
+                "next_version": saved.version + 1,
+                "sheet": kept_sheet(sheet, saved.version + 1),
+            }
+            for game_id, saved, sheet in games
+        ],
+    )
 
 
 def _add(device_hash: str, fresh: Sequence[ImportedGame]) -> None:

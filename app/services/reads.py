@@ -145,24 +145,32 @@ def all_games(device_hash: str | None) -> list[SavedGame]:
     """
     if device_hash is None:
         return []
-    return _games_where(reachable_by(device_hash))
+    return [saved for _, saved in _games_read(_games_query(reachable_by(device_hash)))]
 
 
-def own_games_known_as(device_hash: str, ids: Collection[str]) -> list[SavedGame]:
+def own_games_known_as(device_hash: str, ids: Collection[str]) -> dict[int, SavedGame]:
     """Return the device's own games whose id, or id on the phone they were imported from, is
-    one of `ids` (what an import finds already here), read as all_games reads them."""
-    return _games_where(
+    one of `ids` (what an import finds already here), by their row's id, read as all_games reads
+    them and locked for a write (inside a unit of work: PostgreSQL locks their rows in this
+    order, so that two imports never wait on each other's)."""
+    query = _games_query(
         Game.device_hash == device_hash,
         or_(Game.public_id.in_(ids), Game.origin_id.in_(ids)),
-    )
+    ).with_for_update(of=Game)
+    return dict(_games_read(query))
 
 
-def _games_where(*conditions: ColumnElement[bool]) -> list[SavedGame]:
-    found = db.session.execute(
+def _games_query(*conditions: ColumnElement[bool]) -> Select[Any]:
+    return (
         select(*_GAME, cast_as(Game.kept_sheet, Text).label("kept"))
         .where(*conditions)
         .order_by(Game.created_at, Game.id)
-    ).all()
+    )
+
+
+def _games_read(query: Select[Any]) -> list[tuple[int, SavedGame]]:
+    """Return the games the query finds, each with its row's id."""
+    found = db.session.execute(query).all()
     # Every kept sheet as one JSON document: one decoding, not one per game.
     kept = json.loads("[" + ",".join(row.kept or "null" for row in found) + "]")
     stale = [row.id for row, sheet in zip(found, kept) if not _kept_for(sheet, row.version)]
@@ -171,9 +179,10 @@ def _games_where(*conditions: ColumnElement[bool]) -> list[SavedGame]:
     for row, sheet in zip(found, kept, strict=True):
         columns = GameColumns._make(row[:-1])
         sheet = from_rows.get(columns.id, sheet)
-        games.append(
-            SavedGame.frozen(columns, sheet["players"], sheet["rounds"], sheet.get("enders", ()))
+        saved = SavedGame.frozen(
+            columns, sheet["players"], sheet["rounds"], sheet.get("enders", ())
         )
+        games.append((columns.id, saved))
     return games
 
 

@@ -15,6 +15,7 @@ from its look at the versions; waking them here too would make each stream read 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from types import TracebackType
 
 from app.platform import live
@@ -42,6 +43,10 @@ class UnitOfWork:
         """Tell the game's followers, the other phones of its table and this phone's other tabs
         that it changed, once (and only if) this write commits."""
         self._announced.add(game.id)
+
+    def announce_ids(self, game_ids: Iterable[int]) -> None:
+        """Announce games by their row's id (what a bulk write has of them)."""
+        self._announced.update(game_ids)
 
     def __exit__(
         self,

@@ -138,8 +138,8 @@ def import_games() -> ResponseReturnValue:
             raise rules.Refusal.of(N_("Choisissez un fichier d’export (.json) à importer."))
         imported = import_file.parse_export(data)
         device, address = claim_device(), rate_limits.address()
-        # Only the games not here yet count against the hourly allowance: a file imported
-        # again adds none, and is not refused.
+        # Only the games written (added, or given rounds) count against the hourly allowance:
+        # a file imported again writes none, and is not refused.
         outcome = imports.import_games(
             device,
             imported,
@@ -180,9 +180,9 @@ def _import_said(outcome: imports.Imported) -> list[str]:
     if outcome.different:
         said.append(
             ngettext(
-                "%(num)d partie de cet appareil a d’autres manches que celle du fichier : "
+                "%(num)d partie de cet appareil diffère de sa copie du fichier : "
                 "gardée telle qu’elle est ici.",
-                "%(num)d parties de cet appareil ont d’autres manches que celles du fichier : "
+                "%(num)d parties de cet appareil diffèrent de leur copie du fichier : "
                 "gardées telles qu’elles sont ici.",
                 outcome.different,
             )

@@ -8,11 +8,25 @@ from __future__ import annotations
 import csv
 import io
 import json
+import threading
 
 import pytest
+import sqlalchemy as sa
 from werkzeug.http import parse_options_header
 
-from .actions import dump, game_page, game_url, new_device, play_rounds, round_data, start_game
+from app.platform.extensions import db
+from app.storage.models import Game, Round
+
+from .actions import (
+    cancel_round,
+    dump,
+    game_page,
+    game_url,
+    new_device,
+    play_rounds,
+    round_data,
+    start_game,
+)
 from .html import (
     Element,
     button,
@@ -332,7 +346,7 @@ def test_a_game_played_on_elsewhere_comes_back_with_its_new_rounds(app, client):
         # The phone played on after the copy left: the file has nothing new.
         ([[3, 4]], [], "1 déjà présente sur cet appareil"),
         # Both went on, each its own way: neither is lost, nothing is mixed.
-        ([[3, 4]], [[4, 3]], "1 partie de cet appareil a d’autres manches que celle du fichier"),
+        ([[3, 4]], [[4, 3]], "1 partie de cet appareil diffère de sa copie du fichier"),
     ],
 )
 def test_a_game_the_phone_has_further_or_otherwise_stays_as_it_is(app, client, here, there, said):
@@ -348,6 +362,69 @@ def test_a_game_the_phone_has_further_or_otherwise_stays_as_it_is(app, client, h
 
     assert said in status_text(history(client))
     assert dump(app) == before
+
+
+def test_a_round_cancelled_here_does_not_come_back_from_a_copy_that_kept_it(app, client):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [1, 2], [3, 4])
+    phone = new_device(app)
+    import_file(phone, export_game(client, public_id, "json").data)
+    cancel_round(client, public_id, 2)
+    before = dump(app)
+
+    import_file(client, export_all(phone, "json").data)
+
+    assert "1 partie de cet appareil diffère de sa copie du fichier" in status_text(history(client))
+    assert dump(app) == before  # « Rétablir la manche 2 » still offered
+
+
+def test_a_game_twice_in_a_file_is_imported_as_played_furthest(app, client):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [1, 2])
+    document = json.loads(export_game(client, public_id, "json").data)
+    play_rounds(client, public_id, [3, 4])
+    document["games"] += json.loads(export_game(client, public_id, "json").data)["games"]
+    phone = new_device(app)
+
+    import_file(phone, json.dumps(document).encode())
+
+    assert status_text(history(phone)) == "1 partie importée."
+    (copied,) = history_links(phone)
+    assert round_lines(game_page(phone, copied.removeprefix("/parties/"))) == [[1, 2], [3, 4]]
+
+
+def test_a_round_recorded_here_during_an_import_is_compared_not_built_on(app, client):
+    """The import waits for a write already under way (a round of the table), then compares
+    the game as that write left it: here a round 2 other than the file's."""
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [1, 2])
+    phone = new_device(app)
+    import_file(phone, export_game(client, public_id, "json").data)
+    play_rounds(phone, history_links(phone)[0].removeprefix("/parties/"), [3, 4], [5, 6])
+    exported = export_all(phone, "json").data
+
+    with (
+        app.app_context(),
+        db.engine.connect().execution_options(sqlite_begin="IMMEDIATE") as other,
+    ):
+        with other.begin():  # SQLite: the write lock; PostgreSQL: the game's row, below
+            game_id = other.execute(
+                sa.select(Game.id).where(Game.public_id == public_id).with_for_update()
+            ).scalar_one()
+            importing = threading.Thread(target=import_file, args=(client, exported))
+            importing.start()
+            importing.join(0.5)  # it waits for the lock
+            other.execute(sa.insert(Round).values(game_id=game_id, number=2, heads=[7, 8]))
+            # No kept sheet: the reads take the rounds' rows (a write by other means).
+            other.execute(
+                sa.update(Game)
+                .where(Game.id == game_id)
+                .values(version=Game.version + 1, kept_sheet=None)
+            )
+        importing.join(15)
+
+    assert "1 partie de cet appareil diffère de sa copie du fichier" in status_text(history(client))
+    assert round_lines(game_page(client, public_id)) == [[1, 2], [7, 8]]
 
 
 def test_only_the_games_not_there_yet_are_added(app, client):

@@ -57,24 +57,23 @@ document.addEventListener("input", (event) => {
   if (option && field.value.trim()) document.getElementById(option).checked = true;
 });
 
-// « Compter les têtes » and the language links take the heads already typed (and who ended the
-// round, in Skyjo) along: the count page brings them back with the one it counts, and the game
-// page comes back in the other language with them (app/web/game.py keeps `heads-N` and
-// `ended_by` of its address for one drawing), so neither loses what was typed. (Without this
-// file the link opens its page alone, and what was typed stays only in this page.)
+// « Compter les têtes » and the language links take what is typed along: the heads (and who
+// ended the round, in Skyjo), or the new game's names and choices. The count page brings the
+// heads back with the one it counts; the page comes back in the other language with them
+// (app/web/game.py keeps `heads-N` and `ended_by` of its address for one drawing, and fills the
+// new game's form from its address), so neither loses what was typed. (Without this file the
+// link opens its page alone, and what was typed stays only in this page.)
 document.addEventListener("click", (event) => {
   const link = event.target.closest?.("[data-keeps-heads], .languages a");
-  const form = document.getElementById("round-form");
+  const form = document.querySelector("#round-form, #new-game");
   if (!link || !form) return;
   const url = new URL(link.href);
-  // A language link names the page it comes back to (`next`): the heads go in that address.
+  // A language link names the page it comes back to (`next`): what is typed goes in that address.
   const next = url.searchParams.get("next");
   const target = link.hasAttribute("data-keeps-heads") || !next ? url : new URL(next, location.origin);
-  for (const field of form.elements) {
-    if (field.matches("[data-heads]") && field.value) target.searchParams.set(field.name, field.value.trim());
+  for (const [name, value] of new FormData(form)) {
+    if (value.trim() && !["csrf_token", "number", "key"].includes(name)) target.searchParams.set(name, value.trim());
   }
-  const ender = form.elements.namedItem("ended_by"); // Skyjo's « A fini la manche »
-  if (ender instanceof RadioNodeList && ender.value) target.searchParams.set("ended_by", ender.value);
   if (target !== url) url.searchParams.set("next", target.pathname + target.search);
   link.href = url;
 });

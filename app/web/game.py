@@ -48,8 +48,10 @@ def home() -> str:
 
 @bp.get("/parties/nouvelle")
 def new_game() -> str:
-    """Show the form that seats the players."""
-    form = NewGameForm(data={"key": secrets.token_urlsafe(16)})
+    """Show the form that seats the players: empty, or filled from its address (what was typed
+    before a language link was followed: static/app.js)."""
+    key = {"key": secrets.token_urlsafe(16)}
+    form = NewGameForm(request.args, data=key) if request.args else NewGameForm(data=key)
     return render_template("game/new_game.html", form=form, refusal=None, focus=None)
 
 

@@ -242,3 +242,19 @@ def test_switching_language_mid_skyjo_round_keeps_who_ended_it(phone_in):
     expect_language(page, ENGLISH)
     expect(page.get_by_role("spinbutton", name="Ada", exact=True)).to_have_value("12")
     expect(page.get_by_role("radio", name="Bea")).to_be_checked()
+
+
+def test_switching_language_on_the_new_game_form_keeps_the_names_and_the_game(phone_in):
+    page = phone_in("fr-FR")
+    page.goto("/parties/nouvelle")
+    page.get_by_role("group", name="Jeu").get_by_role("radio", name="Flip 7").check()
+    page.get_by_role("textbox", name="Joueur 1", exact=True).fill("Ada")
+    page.get_by_role("textbox", name="Joueur 2", exact=True).fill("Bea")
+
+    page.get_by_role("navigation", name="Langue").get_by_role("link", name="Deutsch").click()
+
+    expect_language(page, GERMAN)
+    expect(page.get_by_role("radio", name="Flip 7")).to_be_checked()
+    for seat, name in enumerate(["Ada", "Bea"], start=1):
+        field = page.get_by_role("textbox", name=GERMAN.player.format(n=seat), exact=True)
+        expect(field).to_have_value(name)

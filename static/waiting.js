@@ -79,9 +79,12 @@
     live.replaceWith(copy);
     window.htmx?.process(copy);
     if (!items.length) pristine = null;
-    // After a round is kept: the next round's first field, or « Annuler la manche » when that
-    // round would end the game (the form is gone).
-    const next = fieldsIn(copy).find((field) => !field.closest("[hidden]")) || copy.querySelector("form[action$='/annuler'] button");
+    // After a round is kept: the next round's first field or, when that round would end the
+    // game (the form is gone), the line that says so, as the result is once online — never
+    // « Annuler la manche », which the Enter that sent the round, held a moment, would press.
+    const line = document.querySelector(".notice.network");
+    if (line) line.tabIndex = -1;
+    const next = fieldsIn(copy).find((field) => !field.closest("[hidden]")) || line;
     const focus = focusFirst ? next : kept && active ? document.getElementById(active) : null;
     focus?.focus();
   }

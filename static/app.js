@@ -39,6 +39,21 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
+// Text that is no number (« 5- », « e ») leaves a number field empty, which would count as 0:
+// the form is not sent, and the browser says what is wrong in that field (its own words: the
+// page has the field's value only as "", which the server cannot tell from a field left empty).
+document.addEventListener(
+  "submit",
+  (event) => {
+    const wrong = [...event.target.elements].find((field) => field.validity?.badInput);
+    if (!wrong) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    wrong.reportValidity();
+  },
+  true,
+);
+
 // The first key typed in a round also asks the server for a few bytes, so that a connection the
 // phone, a router or the server (after 75 s idle, gunicorn.conf.py) closed during a long pause
 // is open again before the tap on « Valider la manche » (docs/performance.md).
@@ -58,14 +73,15 @@ document.addEventListener("input", (event) => {
 });
 
 // « Compter les têtes » and the language links take what is typed along: the heads (and who
-// ended the round, in Skyjo), or the new game's names and choices. The count page brings the
-// heads back with the one it counts; the page comes back in the other language with them
-// (app/web/game.py keeps `heads-N` and `ended_by` of its address for one drawing, and fills the
-// new game's form from its address), so neither loses what was typed. (Without this file the
+// ended the round, in Skyjo) of a round or its correction, or the new game's names and choices.
+// The count page brings the heads back with the one it counts; the page comes back in the other
+// language with them (app/web/game.py keeps `heads-N` and `ended_by` of its address for one
+// drawing; the correction's and the new game's forms are filled from it), so neither loses what
+// was typed. (Without this file the
 // link opens its page alone, and what was typed stays only in this page.)
 document.addEventListener("click", (event) => {
   const link = event.target.closest?.("[data-keeps-heads], .languages a");
-  const form = document.querySelector("#round-form, #new-game");
+  const form = document.querySelector("#round-form, #edit-round, #new-game");
   if (!link || !form) return;
   const url = new URL(link.href);
   // A language link names the page it comes back to (`next`): what is typed goes in that address.

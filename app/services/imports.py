@@ -59,8 +59,10 @@ def import_games(
         # The device's games the file names, locked (PostgreSQL) before they are compared: a
         # round recorded at the table meanwhile is either in what is compared or waits.
         found = own_games_known_as(device_hash, {game.origin_id for game in imported})
+        # Each id the file may name: a game's own id, else the id of the game it was imported
+        # from (a game started here comes before a copy of it imported back by other means).
         here: dict[str, tuple[int, SavedGame]] = {}
-        for game_id, saved in found.items():  # its own id first: an import's copy is another
+        for game_id, saved in found.items():
             if saved.origin_id:
                 here.setdefault(saved.origin_id, (game_id, saved))
         for game_id, saved in found.items():

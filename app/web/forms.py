@@ -289,12 +289,12 @@ def pile_typed(text: str) -> list[int]:
 def carried_heads(args: Mapping[str, str], players: int) -> dict[int, int]:
     """Return the heads a round form carries in an address (`heads-2=5`), by seat: those the
     count of a pile reports, and those typed before « Compter les têtes » or a change of
-    language, kept on the way. Anything but a whole number of at most three digits (a minus
-    sign before them: a Skyjo score) is left out (the form checks the rest)."""
+    language, kept on the way. Anything but a whole number of at most LONGEST_NUMBER digits
+    (signed: a Skyjo or free game's score) is left out (the form checks the rest)."""
     carried: dict[int, int] = {}
     for seat in range(players):
         typed = args.get(f"heads-{seat}", "")
         digits = typed.removeprefix("-")
-        if digits.isascii() and digits.isdigit() and len(digits) <= 3:
+        if digits.isascii() and digits.isdigit() and len(digits) <= LONGEST_NUMBER:
             carried[seat] = int(typed)
     return carried

@@ -13,8 +13,15 @@ from app import rules
 from app.platform import rate_limits
 from app.platform.devices import current_device_hash
 from app.services import reads, rounds, saved_game
-from app.web.forms import CancelRoundForm, EditRoundForm, RestoreRoundForm, RoundForm
-from app.web.game import answer_write, game_page, go_to
+from app.web.forms import (
+    CancelRoundForm,
+    EditRoundForm,
+    RestoreRoundForm,
+    RoundForm,
+    carried_heads,
+    whole_number,
+)
+from app.web.game import ENDER, answer_write, game_page, go_to
 from app.web.refusals import said, shown
 
 bp = Blueprint("rounds", __name__)
@@ -110,12 +117,19 @@ def restore_round(public_id: str) -> ResponseReturnValue:
 
 @bp.get("/parties/<public_id>/manches/<round:number>")
 def edit_round_form(public_id: str, number: int) -> ResponseReturnValue:
-    """Show a recorded round in a form, to correct it."""
+    """Show a recorded round in a form, to correct it; with what was typed in it before a
+    language link was followed (static/app.js carries it in the address)."""
     found = reads.find_game(public_id, current_device_hash())
     if not 1 <= number <= len(found.scoresheet.rounds):
         abort(404)
     recorded = found.scoresheet.typed(number - 1)
-    return _edit_form(found, number, [str(value) for value in recorded.scores], recorded.ended_by)
+    typed = [str(value) for value in recorded.scores]
+    for seat, heads in carried_heads(request.args, len(typed)).items():
+        typed[seat] = str(heads)
+    ended_by = recorded.ended_by
+    if ENDER in request.args:
+        ended_by = whole_number(request.args[ENDER])
+    return _edit_form(found, number, typed, ended_by)
 
 
 @bp.post("/parties/<public_id>/manches/<round:number>")

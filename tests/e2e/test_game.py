@@ -118,3 +118,25 @@ def test_a_double_tap_on_valider_records_the_round_once(page: Page):
     expect(game.round_line(1)).to_be_visible()
     expect(game.round_line(2)).to_have_count(0)
     game.expect_totals({"Alice": 3, "Bruno": 4})
+
+
+def test_a_score_that_is_no_number_is_not_sent_as_a_zero(page: Page):
+    """« 5- » in a number field leaves it empty for the page, and an empty field counts 0: the
+    round would be recorded with 0 for that player, and nothing said."""
+    names = ["Alice", "Bruno"]
+    game = start(page, names)
+    alice = game.heads_field("Alice")
+    alice.focus()
+    page.keyboard.type("5-")
+    game.heads_field("Bruno").fill("7")
+
+    game.validate.click()
+
+    expect(alice).to_be_focused()  # where the browser says a number is expected
+    assert alice.evaluate("field => field.validity.badInput")
+    page.wait_for_timeout(500)  # nothing sent: no round comes
+    expect(game.round_line(1)).to_have_count(0)
+    alice.fill("5")
+    game.validate.click()
+    expect(game.round_line(1)).to_be_visible()
+    game.expect_totals({"Alice": 5, "Bruno": 7})

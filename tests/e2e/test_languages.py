@@ -258,3 +258,25 @@ def test_switching_language_on_the_new_game_form_keeps_the_names_and_the_game(ph
     for seat, name in enumerate(["Ada", "Bea"], start=1):
         field = page.get_by_role("textbox", name=GERMAN.player.format(n=seat), exact=True)
         expect(field).to_have_value(name)
+
+
+def test_switching_language_on_a_rounds_correction_keeps_what_was_corrected(phone_in):
+    page = phone_in("fr-FR")
+    page.goto("/parties/nouvelle")
+    page.get_by_role("group", name="Jeu").get_by_role("radio", name="Partie libre").check()
+    page.get_by_role("textbox", name="Nom du jeu", exact=True).fill("Belote")
+    page.get_by_role("spinbutton", name="Manches", exact=True).fill("3")
+    page.get_by_role("textbox", name="Joueur 1", exact=True).fill("Ada")
+    page.get_by_role("textbox", name="Joueur 2", exact=True).fill("Bea")
+    page.get_by_role("button", name="Commencer la partie", exact=True).click()
+    page.get_by_role("spinbutton", name="Ada", exact=True).fill("1200")
+    page.get_by_role("spinbutton", name="Bea", exact=True).fill("40")
+    page.get_by_role("button", name="Valider la manche", exact=True).click()
+    page.get_by_role("link", name="Modifier la manche 1").click()
+    page.get_by_role("spinbutton", name="Bea", exact=True).fill("-12000")
+
+    page.get_by_role("navigation", name="Langue").get_by_role("link", name="English").click()
+
+    expect_language(page, ENGLISH)
+    expect(page.get_by_role("spinbutton", name="Ada", exact=True)).to_have_value("1200")
+    expect(page.get_by_role("spinbutton", name="Bea", exact=True)).to_have_value("-12000")

@@ -139,8 +139,9 @@ def test_an_unknown_end_rule_is_the_rule_books():
     assert NewGameForm(MultiDict({"end": "jamais"})).game_rules() == GameRules()
 
 
-def test_an_address_carries_whole_numbers_of_three_digits_at_most_a_skyjo_score_signed():
-    address = {"heads-0": "5", "heads-1": "-2", "heads-2": "--1", "heads-3": "1000", "heads-4": "²"}
-    address |= {"heads-5": "-", "heads-6": " 4", "heads-9": "7"}
+def test_an_address_carries_whole_numbers_a_free_games_score_signed():
+    address = {"heads-0": "5", "heads-1": "-2", "heads-2": "--1", "heads-3": "1200", "heads-4": "²"}
+    address |= {"heads-5": "-", "heads-6": " 4", "heads-7": "-99999", "heads-8": "1234567"}
+    address |= {"heads-11": "7"}
 
-    assert carried_heads(address, 7) == {0: 5, 1: -2}
+    assert carried_heads(address, 10) == {0: 5, 1: -2, 3: 1200, 7: -99999}

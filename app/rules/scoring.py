@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from app.rules.cards import DEFAULT_LIMIT, LIMIT_RANGE, ROUND_COUNT_RANGE
+from app.rules.cards import DEFAULT_LIMIT, ROUND_COUNT_RANGE
 from app.rules.games import DEFAULT_GAME, Best, EndRule, RoundGame, RoundScores
 from app.rules.messages import N_, Refusal
 from app.rules.names import name_key
@@ -63,7 +63,7 @@ class GameRules:
                     N_("Le nombre de manches va de %(low)s à %(high)s.", low=low, high=high)
                 )
         else:
-            low, high = LIMIT_RANGE
+            low, high = self.game.limit_range
             if not low <= self.limit <= high:
                 raise Refusal.of(N_("La limite va de %(low)s à %(high)s.", low=low, high=high))
 

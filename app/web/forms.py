@@ -125,7 +125,7 @@ class NewGameForm(Form):
         return rules.GameRules.of(game, limit=self._limit(), chosen_best=best, title=title)
 
     def _limit(self, heads: bool = False) -> int:
-        low, high = rules.LIMIT_RANGE
+        low, high = self.chosen_game().limit_range
         limit = whole_number(self.limit.data)
         if limit is None or not low <= limit <= high:
             if heads:

@@ -145,3 +145,21 @@ def test_an_address_carries_whole_numbers_a_free_games_score_signed():
     address |= {"heads-11": "7"}
 
     assert carried_heads(address, 10) == {0: 5, 1: -2, 3: 1200, 7: -99999}
+
+
+@pytest.mark.parametrize("limit", ["1", "1000", "999999"])
+def test_a_free_game_goes_to_any_limit_its_scores_reach(limit):
+    """Belote is played to 1,000 or 2,000 and Mille Bornes to 5,000: not 6 qui prend's 10 to 500."""
+    fields = {"game": "libre", "title": "Belote", "end": "other_limit", "limit": limit}
+
+    assert NewGameForm(MultiDict(fields)).game_rules().limit == int(limit)
+
+
+@pytest.mark.parametrize("limit", ["0", "1000000"])
+def test_a_free_games_limit_stays_within_what_a_field_holds(limit):
+    fields = {"game": "libre", "title": "Belote", "end": "other_limit", "limit": limit}
+
+    with pytest.raises(Refusal) as refused:
+        NewGameForm(MultiDict(fields)).game_rules()
+
+    assert "de 1 à 999999" in str(refused.value.fields["limit"])

@@ -56,6 +56,9 @@ class RoundGame(abc.ABC):
     round_ender: bool = False  # a round names who ended it (Skyjo)
     table_tools: bool = False  # « Assistant de manche », « Compter les têtes », « Variante pro »
     score_range: tuple[int, int] = (0, 0)  # the lowest and highest score a player can type
+    # The limits a game may have: those a table chooses at « Autre limite » (6 qui prend, a free
+    # game); for Skyjo and Flip 7, whose limit is their own, what imported games were held to.
+    limit_range: tuple[int, int] = (10, 500)
     # False where `points` changes a round's typed scores (Skyjo): a sheet of any other game
     # takes its rounds as its points, without asking round by round (3,000 games: 40 ms).
     scores_are_points: bool = True

@@ -10,6 +10,8 @@ from app.rules.messages import N_, Refusal
 # Not a rule of any game: the size a score field holds, so that a slip of the thumb (a score of
 # 10⁹) is caught rather than added.
 SCORE_RANGE = (-99_999, 99_999)
+# Any limit rounds of such scores reach: Belote is played to 1,000 or 2,000, Mille Bornes to 5,000.
+LIMIT_RANGE = (1, 999_999)
 
 
 class FreeGame(RoundGame):
@@ -27,6 +29,7 @@ class FreeGame(RoundGame):
     bgg_id = None
     bgstats_name = ""  # the name the table typed
     score_range = SCORE_RANGE
+    limit_range = LIMIT_RANGE
 
     def check_round(
         self, typed: RoundScores, players: Sequence[str], *, pro: bool = False

@@ -1,7 +1,7 @@
 """What a person notices on a screen, measured in the browser (ui-contract « What a person sees,
 at every size »): a word drawn on two lines, a text sticking out of its box or clipped, the page
-scrolling sideways, a box that scrolls with no sign of it, tables, chart and result drawn over
-one another.
+scrolling sideways, a box that scrolls with no sign of it, a word of the chart past its edge,
+tables, chart and result drawn over one another.
 
 `problems(page)` returns them as sentences (empty when the screen is whole). Used by
 tests/e2e/test_layout.py and by scripts/screenshots.py, which prints them next to each picture.
@@ -78,6 +78,19 @@ _PROBE = r"""
     if (!["auto", "scroll"].includes(style.overflowX) || !shown(el)) continue;
     if (el.scrollWidth > el.clientWidth + 1 && !style.backgroundImage.includes("gradient")) {
       problems.push(`${where(el)} scrolls sideways with no sign of it`);
+    }
+  }
+  // The chart's words (a name and its total at its line's end, the axes' figures) whole inside
+  // it: the SVG clips what goes past its edge.
+  for (const svg of document.querySelectorAll("svg[viewBox]")) {
+    if (!shown(svg)) continue;
+    const view = svg.viewBox.baseVal;
+    for (const text of svg.querySelectorAll("text")) {
+      const box = text.getBBox();
+      if (box.x < view.x - 0.5 || box.y < view.y - 0.5 || box.x + box.width > view.x + view.width + 0.5 ||
+          box.y + box.height > view.y + view.height + 0.5) {
+        problems.push(`« ${text.textContent.trim().slice(0, 40)} » is clipped at the chart's edge`);
+      }
     }
   }
   // Tables, the chart and the result never overlap.

@@ -239,3 +239,19 @@ def test_each_rows_cost_sits_with_its_own_button_on_a_phone(browser, base_url, p
         # Read as a pair: the cost at least twice as near its button as the next one.
         assert to_next >= 2 * max(to_mine, 1), (to_mine, to_next)
     page.context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "laptop"])
+def test_the_charts_labels_are_whole_whatever_the_names_letters(browser, base_url, size):
+    """Each line's label holds the whole name and the total (QA: thirty capitals ran past the
+    chart's edge, the total with them)."""
+    names = [
+        "MAXIMILIANSTRASSENMEISTERINNEN",
+        "WWWWWWWWWWWWWWWWWWWWWWWWWWWWWW",
+        "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+    ]
+    page = _at(browser, base_url, NEW_PHONE, size)
+    game_started(page, names, [25, 3, 9], [12, 30, 0])
+
+    assert [found for found in problems(page) if "chart" in found] == []
+    page.context.close()

@@ -64,14 +64,6 @@ document.addEventListener("input", (event) => {
   fetch("/healthz", { method: "HEAD", cache: "no-store" }).catch(() => {});
 });
 
-// A limit or a round count typed on the new-game form selects its option: the form does what
-// it shows (without JavaScript, the server asks which rule was meant).
-document.addEventListener("input", (event) => {
-  const field = event.target;
-  const option = { limit: "end-other", round_count: "end-rounds" }[field.id];
-  if (option && field.value.trim()) document.getElementById(option).checked = true;
-});
-
 // « Compter les têtes » and the language links take what is typed along: the heads (and who
 // ended the round, in Skyjo) of a round or its correction, or the new game's names and choices.
 // The count page brings the heads back with the one it counts; the page comes back in the other
@@ -154,17 +146,3 @@ document.addEventListener("htmx:before:request", (event) => {
     event.defaultPrevented ? open() : document.addEventListener("htmx:finally:request", open, { once: true }),
   );
 });
-
-// The new-game form shows the choices of the game chosen (« Plus de 66 » and « Variante pro »
-// are 6 qui prend's, a name and a winner rule a free game's, « Ajouter un joueur » where it
-// seats one more); without this file every choice shows, those of another game are ignored,
-// and the parts drawn hidden (the game's most players reached) stay so.
-const showGameChoices = () => {
-  const chosen = document.querySelector("#new-game [name=game]:checked")?.value;
-  for (const part of document.querySelectorAll("#new-game [data-games]")) {
-    part.hidden = !part.dataset.games.split(" ").includes(chosen);
-  }
-};
-document.addEventListener("change", (event) => event.target.name === "game" && showGameChoices());
-document.addEventListener("htmx:after:swap", showGameChoices);
-showGameChoices();

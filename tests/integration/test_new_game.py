@@ -113,7 +113,9 @@ def test_add_button_stops_at_the_most_players_of_the_game_chosen(client):
 
     assert len(name_fields(page)) == 8  # Skyjo seats 8
     add = button(page, "Ajouter un joueur")  # there for the games that seat 10, not shown
-    assert add is not None and "hidden" in add.attrs and "skyjo" not in add.get("data-games")
+    assert add is not None and "hidden" in add.attrs
+    choices = {radio.get("value"): radio.get("data-most") for radio in page.find_all(name="game")}
+    assert choices["skyjo"] == "8" and choices["flip-7"] == "10"  # what new_game.js shows it by
     assert re.search(r"\b8 joueurs\s*: la table est complète", accessible_text(page))
 
 

@@ -117,7 +117,8 @@ def phone_in(browser, browser_context_args):
 
 
 def expect_language(page: Page, words: Words) -> None:
-    assert page.evaluate("document.documentElement.lang") == words.lang
+    # Waits for the page in that language: a link followed may still be on its way there.
+    expect(page.locator("html")).to_have_attribute("lang", words.lang)
 
 
 @pytest.mark.parametrize("words", [ENGLISH, GERMAN], ids=["English", "German"])

@@ -93,10 +93,12 @@ class GameRules:
     @property
     def game_id(self) -> str:
         """Return what tells the games played apart (statistics, BG Stats' `sourceGameId`): the
-        game's key, and a free game's name by its key after it (« libre:yams »)."""
+        game's key, and a free game's name and winner rule after it (« libre:yams:highest »):
+        two free games of one name, one won by the highest total, the other by the lowest, are
+        two games (counted as one, a winner's total read as a loser's)."""
         if self.title is None:
             return self.game.key
-        return f"{self.game.key}:{name_key(self.title)}"
+        return f"{self.game.key}:{name_key(self.title)}:{self.best.value}"
 
 
 def check_round(heads_taken: Sequence[int], players: Sequence[str], pro: bool = False) -> list[int]:

@@ -192,6 +192,20 @@ def test_each_game_has_its_own_table_the_most_played_first_the_others_a_link_awa
     assert by_player(six)["bob"]["Victoires"] == "1"
 
 
+def test_free_games_of_one_name_are_told_apart_by_who_wins(client):
+    for best, rounds in (("highest", [80, 10]), ("lowest", [5, 30])):
+        fields = {"game": "libre", "title": "Rami", "best": best, "end": "rounds"}
+        play_rounds(
+            client, start_game(client, ["Anne", "Bruno"], round_count="1", **fields), rounds
+        )
+
+    page = statistics(client)
+
+    links = [a.text for a in page.find("nav", aria_label="Jeux").find_all("a")]
+    assert sorted(links) == ["Rami — le plus grand total gagne", "Rami — le plus petit total gagne"]
+    assert by_player(page)["anne"]["Victoires"] == "1"
+
+
 # --- Sorting --------------------------------------------------------------------------------------
 
 

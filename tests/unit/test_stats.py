@@ -224,11 +224,32 @@ def test_a_free_game_is_counted_by_its_name_whatever_its_case():
     )
 
     assert [(game.game_id, game.games) for game in games] == [
-        ("libre:yams", 2),
-        ("libre:belote", 1),
+        ("libre:yams:highest", 2),
+        ("libre:belote:lowest", 1),
     ]
     assert games[0].rules.title == "YAMS "  # as last played
     assert {line.name: line.wins for line in games[0].lines} == {"A": 1, "B": 1}
+
+
+def test_two_free_games_of_one_name_and_opposite_winner_rules_are_two_games():
+    """QA: « Rami » won by the highest total, then « Rami » won by the lowest: one table, the
+    winner's 80 read as her worst total."""
+    games = game_stats(
+        [
+            sheet(["Anne", "Bruno"], [80, 10], game_rules=free("Rami", Best.HIGHEST)),
+            sheet(["Anne", "Bruno"], [5, 30], game_rules=free("rami", Best.LOWEST)),
+        ]
+    )
+
+    assert sorted((game.game_id, game.games) for game in games) == [
+        ("libre:rami:highest", 1),
+        ("libre:rami:lowest", 1),
+    ]
+    for game in games:
+        assert {line.name: line.wins for line in game.lines} == {"Anne": 1, "Bruno": 0}
+    anne = {game.game_id: by_name(game.lines)["Anne"] for game in games}
+    assert anne["libre:rami:highest"].best_total == 80  # her best, where the highest wins
+    assert anne["libre:rami:lowest"].best_total == 5
 
 
 def test_on_a_tie_the_game_played_last_comes_first():

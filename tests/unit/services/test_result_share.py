@@ -71,12 +71,12 @@ def free_rules(title, best=Best.LOWEST):
         (
             free_rules("Yams", Best.HIGHEST),
             [[230, 190]],
-            {"name": "Yams", "highestWins": True, "sourceGameId": "libre:yams"},
+            {"name": "Yams", "highestWins": True, "sourceGameId": "libre:yams:highest"},
         ),
         (
             free_rules("Belote", Best.LOWEST),
             [[-5, 12]],
-            {"name": "Belote", "highestWins": False, "sourceGameId": "libre:belote"},
+            {"name": "Belote", "highestWins": False, "sourceGameId": "libre:belote:lowest"},
         ),
     ],
     ids=["skyjo", "flip 7", "free, highest wins", "free, lowest wins"],

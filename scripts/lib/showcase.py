@@ -73,14 +73,15 @@ class Evening:
         }
 
 
-def game_started(page: Page, names: Sequence[str], *rounds: Sequence[int]) -> None:
-    """Open a game already started by this phone, these rounds played.
+def game_started(page: Page, names: Sequence[str], *rounds: Sequence[int], **rules: str) -> None:
+    """Open a game already started by this phone, these rounds played (`rules`: the new-game
+    form's other fields, as `game="libre", title="Yams"`).
 
     The new-game form and each round's are sent as requests of the phone's own (its cookies, the
     hidden fields as the page gives them), then the game is opened."""
     form = page.request.get("/parties/nouvelle")
     fields = dict(_HIDDEN_FIELD.findall(form.text()))
-    fields.update({f"players-{seat}": name for seat, name in enumerate(names)})
+    fields.update({f"players-{seat}": name for seat, name in enumerate(names)}, **rules)
     started = page.request.post("/parties", form=fields)  # 303, followed to the game
     assert started.ok and "/parties/" in started.url, (started.status, started.url)
     for number, heads in enumerate(rounds, start=1):

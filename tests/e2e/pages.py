@@ -276,11 +276,13 @@ class HistoryPage(Screen):
         )
 
 
-def game_started(page: Page, names: Sequence[str], *rounds: Sequence[int]) -> GamePage:
+def game_started(
+    page: Page, names: Sequence[str], *rounds: Sequence[int], **rules: str
+) -> GamePage:
     """Open a game already started by this phone, these rounds played: where a test begins, not
     what it checks (sent as requests; the forms typed and tapped are NewGamePage's and
     GamePage's, in the tests of starting and playing)."""
-    showcase.game_started(page, names, *rounds)
+    showcase.game_started(page, names, *rounds, **rules)
     game = GamePage(page)
     expect(game.scoreboard).to_be_visible()
     return game

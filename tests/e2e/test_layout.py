@@ -255,3 +255,18 @@ def test_the_charts_labels_are_whole_whatever_the_names_letters(browser, base_ur
 
     assert [found for found in problems(page) if "chart" in found] == []
     page.context.close()
+
+
+def test_a_free_games_name_of_one_forty_letter_word_stays_on_the_phones_screen(browser, base_url):
+    """QA: « Rindfleischetikettierungsüberwachungsauf » ran off the game page and the history's
+    card at 390 px (the last resort, as for a player's name: it breaks where it must)."""
+    title = "Rindfleischetikettierungsüberwachungsauf"
+    page = _at(browser, base_url, NEW_PHONE, "phone")
+    rules = {"game": "libre", "title": title, "end": "rounds", "round_count": "1"}
+    game_started(page, ["Ann", "Ben"], [12, 30], **rules)
+
+    for path in (page.url, "/historique", "/statistiques"):
+        page.goto(path)
+        expect(page.get_by_text(title).first).to_be_visible()
+        assert [found for found in problems(page) if "cut across lines" not in found] == [], path
+    page.context.close()

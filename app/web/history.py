@@ -34,10 +34,14 @@ T = TypeVar("T")
 
 
 @bp.get("/historique")
-def history() -> str:
+def history() -> ResponseReturnValue:
     """List this device's games, newest first, a page at a time."""
     page = min(max(request.args.get("page", default=1, type=int) or 1, 1), 100_000)
     result = reads.history(current_device_hash(), page, current_app.config["HISTORY_PAGE_SIZE"])
+    if page > 1 and not result.games:
+        # Past the last page (games deleted since it was linked, an address typed): it said « no
+        # game on this device » to a phone that has some, with no way back.
+        return redirect(url_for("history.history"))
     return render_template("history/history.html", history=result)
 
 

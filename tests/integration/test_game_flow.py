@@ -338,6 +338,14 @@ def test_history_is_paged_by_twenty(client):
     assert link(second_page, "Plus anciennes") is None
 
 
+def test_a_history_page_past_the_last_sends_to_the_first(client):
+    start_game(client, ["Alice", "Bob"])
+
+    response = client.get("/historique?page=99")
+
+    assert response.status_code == 302 and response.headers["Location"] == "/historique"
+
+
 def test_history_of_a_new_device_is_empty(client):
     response = client.get("/historique")
 

@@ -45,7 +45,7 @@ document.addEventListener("keydown", (event) => {
 document.addEventListener(
   "submit",
   (event) => {
-    const wrong = [...event.target.elements].find((field) => field.validity?.badInput);
+    const wrong = [...event.target.elements].find((field) => field.validity?.badInput && !field.closest("[hidden]"));
     if (!wrong) return;
     event.preventDefault();
     event.stopImmediatePropagation();
@@ -79,8 +79,10 @@ document.addEventListener("click", (event) => {
   // A language link names the page it comes back to (`next`): what is typed goes in that address.
   const next = url.searchParams.get("next");
   const target = link.hasAttribute("data-keeps-heads") || !next ? url : new URL(next, location.origin);
+  // What the address carried from a switch before goes: a field emptied since stays empty.
+  for (const field of form.elements) target.searchParams.delete(field.name);
   for (const [name, value] of new FormData(form)) {
-    if (value.trim() && !["csrf_token", "number", "key"].includes(name)) target.searchParams.set(name, value.trim());
+    if (value.trim() && form.elements[name].type !== "hidden") target.searchParams.set(name, value.trim());
   }
   if (target !== url) url.searchParams.set("next", target.pathname + target.search);
   link.href = url;

@@ -86,6 +86,7 @@
     if (line) line.tabIndex = -1;
     const next = fieldsIn(copy).find((field) => !field.closest("[hidden]")) || line;
     const focus = focusFirst ? next : kept && active ? document.getElementById(active) : null;
+    sqp.show(); // the line says the end before it is focused (hidden while online, else)
     focus?.focus();
   }
 

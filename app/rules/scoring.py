@@ -92,13 +92,21 @@ class GameRules:
 
     @property
     def game_id(self) -> str:
-        """Return what tells the games played apart (statistics, BG Stats' `sourceGameId`): the
-        game's key, and a free game's name and winner rule after it (« libre:yams:highest »):
-        two free games of one name, one won by the highest total, the other by the lowest, are
-        two games (counted as one, a winner's total read as a loser's)."""
+        """Return what tells the games played apart (BG Stats' `sourceGameId`): the game's key,
+        and a free game's name by its key after it (« libre:yams »)."""
         if self.title is None:
             return self.game.key
-        return f"{self.game.key}:{name_key(self.title)}:{self.best.value}"
+        return f"{self.game.key}:{name_key(self.title)}"
+
+    @property
+    def counted_as(self) -> str:
+        """Return what the statistics count apart: the game_id, and a free game's winner rule
+        after it (« libre:yams:highest »). Two free games of one name, one won by the highest
+        total and one by the lowest, counted as one read a winner's total as a loser's; BG Stats
+        keeps its id (its plays already matched to a game)."""
+        if self.title is None:
+            return self.game_id
+        return f"{self.game_id}:{self.best.value}"
 
 
 def check_round(heads_taken: Sequence[int], players: Sequence[str], pro: bool = False) -> list[int]:

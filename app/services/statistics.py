@@ -40,7 +40,7 @@ class GameStats:
     """One game's statistics: its rules as last played (its name, its winner rule), how many of
     its games are finished, and one line per player."""
 
-    game_id: str  # rules.GameRules.game_id: « skyjo », « libre:yams »
+    game_id: str  # rules.GameRules.counted_as: « skyjo », « libre:yams:highest »
     rules: GameRules
     games: int
     lines: list[PlayerStats]
@@ -87,8 +87,8 @@ def game_stats(sheets: Iterable[Scoresheet]) -> list[GameStats]:
     last: dict[str, int] = {}
     for index, sheet in enumerate(sheets):
         if sheet.is_over:
-            by_game.setdefault(sheet.rules.game_id, []).append(sheet)
-            last[sheet.rules.game_id] = index
+            by_game.setdefault(sheet.rules.counted_as, []).append(sheet)
+            last[sheet.rules.counted_as] = index
     order = sorted(by_game, key=lambda game_id: (len(by_game[game_id]), last[game_id]))
     return [
         GameStats(

@@ -21,7 +21,8 @@ PLOT_WIDTH, HEIGHT = 228, 220
 # is as wide as the longest label's line; the SVG scales to its box, so a long name makes it
 # flatter and its text smaller: a name goes on a second line at its spaces past LABEL_LINE
 # characters (« Marie-Charlotte de Montmorency 9 » made the text 5 px on a 360-pixel phone).
-LEFT, TOP, BOTTOM = 34, 10, 26
+LEFT, TOP, BOTTOM = 34, 10, 26  # LEFT: room for four digits of the axis; more widen it
+TICK_DIGIT_WIDTH = 7  # user units a figure of the axis takes at font size 11 (its labels')
 LABEL_GAP = 11  # user units between two lines of end labels (their font is 10)
 # User units a label's letter takes at font size 10, by its kind, on the high side: measured in
 # Chromium's sans-serif here (DejaVu Sans: « i » 2.8, « a » 6.1, « 0 » 6.4, « A » 7.1, « O » 7.9,
@@ -178,7 +179,11 @@ def score_chart(sheet: Scoresheet) -> Chart | None:
     step = _nice_step(highest - lowest)
     top = -(-highest // step) * step
     bottom = (lowest // step) * step
-    left, right, upper, lower = LEFT, LEFT + PLOT_WIDTH, TOP, HEIGHT - BOTTOM
+    # The axis's figures sit right-aligned 5 units left of the plot: a free game's 10000 or
+    # -2000 needs more room than 66's.
+    figures = max(len(str(value)) for value in (top, bottom))
+    left = max(LEFT, 6 + TICK_DIGIT_WIDTH * figures)
+    right, upper, lower = left + PLOT_WIDTH, TOP, HEIGHT - BOTTOM
 
     def x(round_number: int) -> float:
         return left + (right - left) * round_number / rounds
@@ -205,7 +210,7 @@ def score_chart(sheet: Scoresheet) -> Chart | None:
     ):
         lines = tuple(replace(line, wrap=False) for line in lines)
     lines = _spread_labels(lines, upper + 4, lower)
-    width = LEFT + PLOT_WIDTH + 10 + round(max(line.label_width for line in lines))
+    width = round(right) + 10 + round(max(line.label_width for line in lines))
     every = max(1, -(-rounds // 10))  # at most about ten round labels on a phone
     x_ticks = tuple((x(r), r) for r in range(0, rounds + 1, every))
     y_ticks = tuple((y(v), v) for v in range(bottom, top + 1, step))

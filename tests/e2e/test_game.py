@@ -140,3 +140,17 @@ def test_a_score_that_is_no_number_is_not_sent_as_a_zero(page: Page):
     game.validate.click()
     expect(game.round_line(1)).to_be_visible()
     game.expect_totals({"Alice": 5, "Bruno": 7})
+
+
+def test_a_field_of_another_game_holding_no_number_does_not_hold_back_the_form(page: Page):
+    """A limit typed « - » under « Autre limite », then Skyjo chosen: the field is hidden, and
+    the form must still go (the check on numbers looked at it and said nothing)."""
+    form = NewGamePage(page).open()
+    page.get_by_role("radio", name="Autre limite").check()
+    page.get_by_role("spinbutton", name="Limite").focus()
+    page.keyboard.type("-")
+    page.get_by_role("radio", name="Skyjo", exact=True).check()
+
+    game = form.start_game(["Ann", "Ben"])
+
+    expect(game.scoreboard).to_be_visible()

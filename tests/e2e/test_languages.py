@@ -281,3 +281,24 @@ def test_switching_language_on_a_rounds_correction_keeps_what_was_corrected(phon
     expect_language(page, ENGLISH)
     expect(page.get_by_role("spinbutton", name="Ada", exact=True)).to_have_value("1200")
     expect(page.get_by_role("spinbutton", name="Bea", exact=True)).to_have_value("-12000")
+
+
+def test_what_was_cleared_after_a_switch_stays_cleared_after_the_next(phone_in):
+    """The address of the page in English carried « Bea » and the pro variant: emptied and
+    unticked there, they came back with German."""
+    page = phone_in("fr-FR")
+    page.goto("/parties/nouvelle")
+    page.get_by_role("textbox", name="Joueur 1", exact=True).fill("Ada")
+    page.get_by_role("textbox", name="Joueur 2", exact=True).fill("Bea")
+    page.get_by_role("checkbox", name="Variante pro").check()
+    page.get_by_role("navigation", name="Langue").get_by_role("link", name="English").click()
+    expect_language(page, ENGLISH)
+    page.get_by_role("textbox", name="Player 2", exact=True).fill("")
+    page.get_by_role("checkbox", name="Pro variant").uncheck()
+
+    page.get_by_role("navigation", name="Language").get_by_role("link", name="Deutsch").click()
+
+    expect_language(page, GERMAN)
+    expect(page.get_by_role("textbox", name="Spieler 1", exact=True)).to_have_value("Ada")
+    expect(page.get_by_role("textbox", name="Spieler 2", exact=True)).to_have_value("")
+    expect(page.get_by_role("checkbox", name="Profi-Variante")).not_to_be_checked()

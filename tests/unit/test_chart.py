@@ -324,3 +324,15 @@ def test_ten_long_names_keep_one_line_each_where_two_would_not_fit():
     ys = sorted(line.label_y for line in chart.lines)
     assert all(b - a >= 11 - 1e-9 for a, b in zip(ys, ys[1:]))
     assert chart.plot[1] + 6 <= ys[0] and ys[-1] <= chart.plot[3]
+
+
+@pytest.mark.parametrize("rounds", [([3000, 2500], [4000, 3500], [3500, 2000]), ([-2000, 30],)])
+def test_the_axis_has_room_for_its_longest_figure(rounds):
+    """A free game to 10,000 (Farkle): « 12000 » was drawn past the chart's left edge."""
+    farkle = GameRules.of(GAMES["libre"], limit=10_000, chosen_best="highest", title="Farkle")
+    chart = score_chart(sheet(["Ann", "Ben"], *rounds, game_rules=farkle))
+
+    left = chart.plot[0]
+    longest = max(len(str(value)) for _, value in chart.y_ticks)
+    assert left - 5 - 7 * longest >= 0  # right-aligned 5 units left of the plot, 7 a figure
+    assert chart.width >= left + 228  # the plot as wide as ever

@@ -407,7 +407,7 @@ def test_figures_match_a_plain_model(games):
         best = better(totals)
         for seat, name in enumerate(game.players):
             row = model.setdefault(
-                (game.rules.game_id, name.strip().casefold()),
+                (game.rules.counted_as, name.strip().casefold()),
                 {"games": 0, "wins": 0, "points": [], "totals": [], "crossings": 0},
             )
             row["games"] += 1

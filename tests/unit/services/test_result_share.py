@@ -71,12 +71,12 @@ def free_rules(title, best=Best.LOWEST):
         (
             free_rules("Yams", Best.HIGHEST),
             [[230, 190]],
-            {"name": "Yams", "highestWins": True, "sourceGameId": "libre:yams:highest"},
+            {"name": "Yams", "highestWins": True, "sourceGameId": "libre:yams"},
         ),
         (
             free_rules("Belote", Best.LOWEST),
             [[-5, 12]],
-            {"name": "Belote", "highestWins": False, "sourceGameId": "libre:belote:lowest"},
+            {"name": "Belote", "highestWins": False, "sourceGameId": "libre:belote"},
         ),
     ],
     ids=["skyjo", "flip 7", "free, highest wins", "free, lowest wins"],

@@ -95,7 +95,11 @@ def import_games(
         if continued:
             _play_on([(*here[origin], sheet) for origin, sheet in continued.items()])
             work.announce_ids(here[origin][0] for origin in continued)
-        return Imported(len(fresh), len(continued), len(already - continued.keys()), len(different))
+        # One outcome a game, when the file lists it more than once: given rounds, else gone
+        # another way, else already here.
+        differs = different - continued.keys()
+        same = already - continued.keys() - different
+        return Imported(len(fresh), len(continued), len(same), len(differs))
 
 
 def _play_on(games: Sequence[tuple[int, SavedGame, rules.Scoresheet]]) -> None:

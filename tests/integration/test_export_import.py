@@ -393,6 +393,24 @@ def test_a_game_twice_in_a_file_is_imported_as_played_furthest(app, client):
     assert round_lines(game_page(phone, copied.removeprefix("/parties/"))) == [[1, 2], [3, 4]]
 
 
+def test_a_game_listed_twice_in_a_file_is_said_once(app, client):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [1, 2])
+    further = json.loads(export_game(client, public_id, "json").data)
+    other = json.loads(json.dumps(further))
+    further["games"][0]["rounds"].append([3, 4])
+    other["games"][0]["rounds"].append([4, 3])
+    further["games"] += other["games"]
+    phone = new_device(app)
+    import_file(phone, export_game(client, public_id, "json").data)
+    history(phone)  # its message said
+
+    import_file(phone, json.dumps(further).encode())
+
+    said = status_text(history(phone))
+    assert said == "1 partie de cet appareil complétée par les manches du fichier."
+
+
 def test_a_round_recorded_here_during_an_import_is_compared_not_built_on(app, client):
     """The import waits for a write already under way (a round of the table), then compares
     the game as that write left it: here a round 2 other than the file's."""

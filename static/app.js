@@ -69,8 +69,7 @@ document.addEventListener("input", (event) => {
 // The count page brings the heads back with the one it counts; the page comes back in the other
 // language with them (app/web/game.py keeps `heads-N` and `ended_by` of its address for one
 // drawing; the correction's and the new game's forms are filled from it), so neither loses what
-// was typed. (Without this file the
-// link opens its page alone, and what was typed stays only in this page.)
+// was typed. (Without this file the link opens its page alone, and what was typed stays here.)
 document.addEventListener("click", (event) => {
   const link = event.target.closest?.("[data-keeps-heads], .languages a");
   const form = document.querySelector("#round-form, #edit-round, #new-game");

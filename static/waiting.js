@@ -86,7 +86,7 @@
     if (line) line.tabIndex = -1;
     const next = fieldsIn(copy).find((field) => !field.closest("[hidden]")) || line;
     const focus = focusFirst ? next : kept && active ? document.getElementById(active) : null;
-    sqp.show(); // the line says the end before it is focused (hidden while online, else)
+    sqp.show(); // the line shown before it is focused (online with no server, it was still hidden)
     focus?.focus();
   }
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, insert, update
 
@@ -104,18 +104,11 @@ def import_games(
 
 def _play_on(games: Sequence[tuple[int, SavedGame, rules.Scoresheet]]) -> None:
     """Give each game (its id, as it stands here) the rounds of its sheet it does not have yet,
-    undated (they were not recorded here, now), as one more version of it: one INSERT of every
-    round, one UPDATE of every game."""
+    as one more version of it: one INSERT of every round, one UPDATE of every game."""
     rounds = [
-        {
-            "game_id": game_id,
-            "number": index + 1,
-            "heads": list(sheet.rounds[index]),
-            "ended_by": sheet.enders[index],
-            "recorded_at": None,
-        }
+        row
         for game_id, saved, sheet in games
-        for index in range(len(saved.scoresheet.rounds), len(sheet.rounds))
+        for row in _round_rows(game_id, sheet, after=len(saved.scoresheet.rounds))
     ]
     db.session.execute(insert(_table(Round)), rounds)
     db.session.execute(
@@ -169,16 +162,24 @@ def _add(device_hash: str, fresh: Sequence[ImportedGame]) -> None:
         ],
     )
     rounds = [
-        # No date: an imported round was not recorded now (its game then says no length).
-        {
-            "game_id": game_id,
-            "number": number + 1,
-            "heads": list(heads),
-            "ended_by": game.sheet.enders[number],
-            "recorded_at": None,
-        }
+        row
         for game_id, game in zip(game_ids, fresh, strict=True)
-        for number, heads in enumerate(game.sheet.rounds)
+        for row in _round_rows(game_id, game.sheet)
     ]
     if rounds:
         db.session.execute(insert(_table(Round)), rounds)
+
+
+def _round_rows(game_id: int, sheet: rules.Scoresheet, after: int = 0) -> list[dict[str, Any]]:
+    """Return the rows of a sheet's rounds past the first `after`, for a bulk INSERT. No date:
+    an imported round was not recorded here, now (its game then says no length)."""
+    return [
+        {
+            "game_id": game_id,
+            "number": index + 1,
+            "heads": list(sheet.rounds[index]),
+            "ended_by": sheet.enders[index],
+            "recorded_at": None,
+        }
+        for index in range(after, len(sheet.rounds))
+    ]

@@ -50,8 +50,7 @@ def home() -> str:
 def new_game() -> str:
     """Show the form that seats the players: empty, or filled from its address (what was typed
     before a language link was followed: static/app.js)."""
-    key = {"key": secrets.token_urlsafe(16)}
-    form = NewGameForm(request.args, data=key) if request.args else NewGameForm(data=key)
+    form = NewGameForm(request.args or None, data={"key": secrets.token_urlsafe(16)})
     return render_template("game/new_game.html", form=form, refusal=None, focus=None)
 
 

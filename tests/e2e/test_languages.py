@@ -245,12 +245,17 @@ def test_switching_language_mid_skyjo_round_keeps_who_ended_it(phone_in):
     expect(page.get_by_role("radio", name="Bea")).to_be_checked()
 
 
-def test_switching_language_on_the_new_game_form_keeps_the_names_and_the_game(phone_in):
-    page = phone_in("fr-FR")
+def new_game_typed(page: Page, game: str, names: list[str]) -> Page:
+    """The French new-game form with a game chosen and names typed, not sent."""
     page.goto("/parties/nouvelle")
-    page.get_by_role("group", name="Jeu").get_by_role("radio", name="Flip 7").check()
-    page.get_by_role("textbox", name="Joueur 1", exact=True).fill("Ada")
-    page.get_by_role("textbox", name="Joueur 2", exact=True).fill("Bea")
+    page.get_by_role("group", name="Jeu").get_by_role("radio", name=game).check()
+    for seat, name in enumerate(names, start=1):
+        page.get_by_role("textbox", name=f"Joueur {seat}", exact=True).fill(name)
+    return page
+
+
+def test_switching_language_on_the_new_game_form_keeps_the_names_and_the_game(phone_in):
+    page = new_game_typed(phone_in("fr-FR"), "Flip 7", ["Ada", "Bea"])
 
     page.get_by_role("navigation", name="Langue").get_by_role("link", name="Deutsch").click()
 
@@ -262,13 +267,9 @@ def test_switching_language_on_the_new_game_form_keeps_the_names_and_the_game(ph
 
 
 def test_switching_language_on_a_rounds_correction_keeps_what_was_corrected(phone_in):
-    page = phone_in("fr-FR")
-    page.goto("/parties/nouvelle")
-    page.get_by_role("group", name="Jeu").get_by_role("radio", name="Partie libre").check()
+    page = new_game_typed(phone_in("fr-FR"), "Partie libre", ["Ada", "Bea"])
     page.get_by_role("textbox", name="Nom du jeu", exact=True).fill("Belote")
     page.get_by_role("spinbutton", name="Manches", exact=True).fill("3")
-    page.get_by_role("textbox", name="Joueur 1", exact=True).fill("Ada")
-    page.get_by_role("textbox", name="Joueur 2", exact=True).fill("Bea")
     page.get_by_role("button", name="Commencer la partie", exact=True).click()
     page.get_by_role("spinbutton", name="Ada", exact=True).fill("1200")
     page.get_by_role("spinbutton", name="Bea", exact=True).fill("40")

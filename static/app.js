@@ -122,10 +122,13 @@ document.addEventListener("click", (event) => {
   });
   // « Rejouer avec les mêmes joueurs » on another phone of the table (or in another tab): this
   // phone goes on with the new game, as its followers do. Back comes to this game, which then
-  // links the new one.
+  // links the new one. A page being typed in stays, and says where the table went.
   stream.addEventListener("suite", (event) => {
     stream.close();
-    location.assign(event.data);
+    const notice = document.querySelector("#game [data-suite-notice]");
+    if (!typing() || !notice) return location.assign(event.data);
+    notice.querySelector("a").href = event.data;
+    notice.hidden = false;
   });
   // Fields emptied, the phone looked at again, or a round's answer in: catch up then.
   document.addEventListener("input", catchUp);

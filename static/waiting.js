@@ -147,6 +147,9 @@
     if (!number || number.value !== items[0].number) return ""; // the form holds a refused round
     // The form is for the round after those that wait, empty.
     number.value = +last + 1;
+    // Drawn from the game with the rounds that wait: each one recorded moves its version once.
+    const version = copy.querySelector("#round-form [name=version]");
+    if (version) version.value = +version.value + items.length;
     copy.querySelectorAll("[data-round-number]").forEach((element) => (element.textContent = number.value));
     copy.querySelectorAll("#round-errors, .row-error").forEach((element) => element.remove());
     for (const field of fieldsIn(copy)) {
@@ -224,6 +227,7 @@
   function setRound(form, item) {
     const values = Object.fromEntries(item.fields);
     form.elements.number.value = item.number;
+    if (values.version) form.elements.version.value = values.version;
     document.querySelectorAll("[data-round-number]").forEach((element) => (element.textContent = item.number));
     const fields = fieldsIn(document);
     for (const field of fields) field.value = values[field.name] ?? "";

@@ -14,8 +14,9 @@ from sqlalchemy.orm import aliased
 
 from app import rules
 from app.platform.extensions import db
+from app.rules import N_
 from app.services.access import load_game, load_own_game, with_sheets
-from app.services.saved_game import SavedGame, kept_sheet
+from app.services.saved_game import RoundRefused, SavedGame, check_version, kept_sheet
 from app.services.unit_of_work import UnitOfWork
 from app.storage.models import Game, Player
 
@@ -36,29 +37,36 @@ def start_game(
             existing = _created_with(device_hash, creation_key) if creation_key else None
             if existing is not None:
                 return SavedGame.of(existing)
-            game = Game(
-                device_hash=device_hash,
-                game=game_rules.game.key,
-                title=game_rules.title,
-                best=game_rules.chosen_best.value if game_rules.chosen_best else None,
-                end_rule=game_rules.end.value,
-                limit=game_rules.limit,
-                round_count=game_rules.round_count,
-                pro=game_rules.pro,
-                players=[Player(seat=seat, name=name) for seat, name in enumerate(names)],
-                rounds=[],
-                creation_key=creation_key,
-                version=1,
-                kept_sheet=kept_sheet(rules.Scoresheet(tuple(names), rules=game_rules), version=1),
-            )
-            db.session.add(game)
-            db.session.flush()
-            return SavedGame.of(game)
+            return SavedGame.of(_seated(device_hash, names, game_rules, creation_key))
     except IntegrityError:  # PostgreSQL: the same form sent twice at the same moment
         existing = _created_with(device_hash, creation_key)
         if existing is None:
             raise
         return SavedGame.of(existing)
+
+
+def _seated(
+    device_hash: str, names: Sequence[str], game_rules: rules.GameRules, creation_key: str | None
+) -> Game:
+    """Add a new game with these players in these seats (inside a unit of work)."""
+    game = Game(
+        device_hash=device_hash,
+        game=game_rules.game.key,
+        title=game_rules.title,
+        best=game_rules.chosen_best.value if game_rules.chosen_best else None,
+        end_rule=game_rules.end.value,
+        limit=game_rules.limit,
+        round_count=game_rules.round_count,
+        pro=game_rules.pro,
+        players=[Player(seat=seat, name=name) for seat, name in enumerate(names)],
+        rounds=[],
+        creation_key=creation_key,
+        version=1,
+        kept_sheet=kept_sheet(rules.Scoresheet(tuple(names), rules=game_rules), version=1),
+    )
+    db.session.add(game)
+    db.session.flush()
+    return game
 
 
 def already_created(device_hash: str | None, creation_key: str | None) -> bool:
@@ -114,27 +122,46 @@ def rematch_column() -> ScalarSelect[str]:
     )
 
 
-def rematch(public_id: str, device_hash: str | None) -> SavedGame:
-    """Start a new game with the same players, in the same seats, under the same rules.
+def rematch(public_id: str, device_hash: str | None, version: int | None) -> SavedGame:
+    """Start a new game with the same players, in the same seats, under the same rules, after
+    the end of the game as the page drawn from `version` showed it.
 
     It belongs to the same phone and the same table as the old one (a second tap, or another
     phone of the table, finds the same new game: its key is the old game's), and the follow
     address goes on with it: followers and the big screen see the new game without a new link.
+    Raise GameChanged if the game changed since its page was drawn (reopened by « Annuler la
+    manche » on another phone), RoundRefused if it is not over (a hand-made request).
     """
-    old = load_game(public_id, device_hash)
-    key = REMATCH_KEY + old.public_id
-    sheet = SavedGame.of(old).scoresheet
-    new = start_game(old.device_hash, sheet.players, sheet.rules, key)
     with UnitOfWork() as work:
         old = load_game(public_id, device_hash, for_update=True)
-        game = load_game(new.public_id, old.device_hash, for_update=True)
+        before = SavedGame.of(old)
+        # A second tap finds the game as the first left it: a rematch does not change the old game.
+        check_version(before, version, REOPENED)
+        sheet = before.scoresheet
+        if not sheet.is_over:
+            raise RoundRefused(before, rules.Refusal.of(NOT_OVER))
+        key = REMATCH_KEY + old.public_id
+        existing = _created_with(old.device_hash, key)
+        if existing is not None:
+            return SavedGame.of(existing)
+        game = _seated(old.device_hash, sheet.players, sheet.rules, key)
         game.table_id = old.table_id
         # Its streams look again (while it has its follow token), and move on: the followers'
         # and those of the table's other phones and of this phone's other tabs.
         work.announce(old)
-        if old.follow_token is not None and game.follow_token is None:
+        if old.follow_token is not None:
             token, old.follow_token = old.follow_token, None
             db.session.flush()  # the token is unique: off the old game before on the new one
             game.follow_token = token
             work.announce(game)
         return SavedGame.of(game)
+
+
+REOPENED = N_(
+    "La partie a changé sur un autre téléphone ou un autre onglet : elle n’est plus celle que "
+    "montrait cette page. Aucune nouvelle partie n’a été commencée ; voici la feuille à jour."
+)
+NOT_OVER = N_(
+    "La partie n’est pas terminée : « Rejouer avec les mêmes joueurs » vient après la fin. "
+    "Aucune nouvelle partie n’a été commencée."
+)

@@ -20,7 +20,7 @@ from app import rules
 from app.platform.extensions import db
 from app.services.access import load_game  # a write's load, lock included
 from app.services.reads import read_game, rows_round_of
-from app.services.saved_game import GameNotFound, SavedGame
+from app.services.saved_game import GameChanged, GameNotFound, SavedGame, check_version
 from app.services.unit_of_work import UnitOfWork
 from app.storage.models import Game, RowsRoundState
 
@@ -73,6 +73,17 @@ class CardsRefused(StepRefused):
     """Cards that cannot be laid or played now; says why, field by field."""
 
 
+class SheetChanged(StepRefused):
+    """A step from a page drawn from an older game (a round recorded, cancelled or corrected on
+    another phone since): nothing done, the cards typed kept."""
+
+
+CHANGED = rules.N_(
+    "La partie a changé sur un autre téléphone ou un autre onglet : rien n’a été placé. Voici "
+    "la table à jour ; vos cartes sont gardées."
+)
+
+
 def _state_of(game: Game) -> RowsRoundState | None:
     return db.session.scalars(
         select(RowsRoundState).where(RowsRoundState.game_id == game.id)
@@ -105,12 +116,19 @@ def assistant(public_id: str, device_hash: str | None) -> Assistant:
     return _assistant(*read_game(public_id, device_hash, with_rows=True))
 
 
-def _open(public_id: str, device_hash: str | None) -> tuple[Game, RowsRoundState | None, Assistant]:
+def _open(
+    public_id: str, device_hash: str | None, version: int | None
+) -> tuple[Game, RowsRoundState | None, Assistant]:
     """Load the game locked for a write (inside a unit of work), with its assistant state;
-    refuse if the game is over."""
+    refuse if the game changed since the step's page was drawn from its `version`, or is over.
+    (The assistant's own steps change no version: a repeat is found by its turn.)"""
     game = load_game(public_id, device_hash, for_update=True)
     state = _state_of(game)
     current = _assistant(SavedGame.of(game), state)
+    try:
+        check_version(current.game, version, CHANGED)
+    except GameChanged as changed:
+        raise SheetChanged(current, changed.refusal) from changed
     if current.game.scoresheet.is_over:
         over = rules.N_("La partie est terminée : l’assistant n’a plus de manche à placer.")
         raise CardsRefused(current, rules.Refusal.of(over))
@@ -118,9 +136,9 @@ def _open(public_id: str, device_hash: str | None) -> tuple[Game, RowsRoundState
 
 
 def _live(
-    public_id: str, device_hash: str | None
+    public_id: str, device_hash: str | None, version: int | None
 ) -> tuple[RowsRoundState, Assistant, rules.RowsRound]:
-    _game, state, current = _open(public_id, device_hash)
+    _game, state, current = _open(public_id, device_hash, version)
     if (
         state is None or current.rows_round is None
     ):  # no rows laid for this round (dropped, never laid)
@@ -131,7 +149,12 @@ def _live(
 
 
 def lay_rows(
-    public_id: str, device_hash: str | None, number: int | None, cards: Sequence[int | None]
+    public_id: str,
+    device_hash: str | None,
+    number: int | None,
+    cards: Sequence[int | None],
+    *,
+    version: int | None,
 ) -> Assistant:
     """Start the assistant's round `number` with the four cards that start the rows.
 
@@ -139,7 +162,7 @@ def lay_rows(
     cannot be (or the game is over), GameNotFound.
     """
     with UnitOfWork():
-        game, state, current = _open(public_id, device_hash)
+        game, state, current = _open(public_id, device_hash, version)
         if number != current.round_number or current.rows_round is not None:
             raise StaleStep(current, rules.Refusal.of(rules.N_("Ces rangées étaient déjà posées.")))
         sheet = current.game.scoresheet
@@ -159,14 +182,16 @@ def lay_rows(
         return Assistant(current.game, rules.RowsRound(len(sheet.players), starts))
 
 
-def clear_rows(public_id: str, device_hash: str | None, number: int | None) -> Assistant:
+def clear_rows(
+    public_id: str, device_hash: str | None, number: int | None, *, version: int | None
+) -> Assistant:
     """Pick the rows of round `number` up again, to lay them anew (a card mistyped), as long as
     no turn is placed on them.
 
     Raise StaleStep if there is nothing to pick up (already done) or turns are on the rows.
     """
     with UnitOfWork():
-        state, current, rows_round = _live(public_id, device_hash)
+        state, current, rows_round = _live(public_id, device_hash, version)
         if number != current.round_number or rows_round.turns:
             raise StaleStep(
                 current, rules.Refusal.of(rules.N_("Les rangées étaient déjà reprises."))
@@ -177,7 +202,12 @@ def clear_rows(public_id: str, device_hash: str | None, number: int | None) -> A
 
 
 def place_cards(
-    public_id: str, device_hash: str | None, turn: int | None, cards: Sequence[int | None]
+    public_id: str,
+    device_hash: str | None,
+    turn: int | None,
+    cards: Sequence[int | None],
+    *,
+    version: int | None,
 ) -> Assistant:
     """Place turn `turn` from the card each player revealed (seat order), or stop at the card
     whose player must choose a row.
@@ -186,7 +216,7 @@ def place_cards(
     be played.
     """
     with UnitOfWork():
-        state, current, rows_round = _live(public_id, device_hash)
+        state, current, rows_round = _live(public_id, device_hash, version)
         if rows_round.waiting or rows_round.is_complete or turn != current.next_turn:
             raise StaleStep(current, rules.Refusal.of(rules.N_("Ce tour était déjà placé.")))
         sheet = current.game.scoresheet
@@ -204,13 +234,18 @@ def place_cards(
 
 
 def choose_row(
-    public_id: str, device_hash: str | None, turn: int | None, row: int | None
+    public_id: str,
+    device_hash: str | None,
+    turn: int | None,
+    row: int | None,
+    *,
+    version: int | None,
 ) -> Assistant:
     """Let the player of the too-low card of turn `turn` take row `row` (1 to 4); the turn goes
     on. Raise StaleStep if no card of that turn waits for a choice (already chosen: a repeat).
     """
     with UnitOfWork():
-        state, current, rows_round = _live(public_id, device_hash)
+        state, current, rows_round = _live(public_id, device_hash, version)
         if (
             rows_round.waiting is None
             or turn != current.turn_count
@@ -221,11 +256,13 @@ def choose_row(
         return _saved(state, current, rows_round.with_choice(row - 1))
 
 
-def take_back_turn(public_id: str, device_hash: str | None, turn: int | None) -> Assistant:
+def take_back_turn(
+    public_id: str, device_hash: str | None, turn: int | None, *, version: int | None
+) -> Assistant:
     """Take back turn `turn` if it is the last one (placed, or waiting for its choice), with its
     choice. Raise StaleStep if it is not (already taken back: a repeat)."""
     with UnitOfWork():
-        state, current, rows_round = _live(public_id, device_hash)
+        state, current, rows_round = _live(public_id, device_hash, version)
         if turn is None or turn < 1 or turn != current.turn_count:
             raise StaleStep(current, rules.Refusal.of(rules.N_("Ce tour était déjà annulé.")))
         saved = _saved(state, current, rows_round.without_last_turn())

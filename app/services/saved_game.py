@@ -50,6 +50,7 @@ class SavedGame:
     created_at: datetime
     scoresheet: rules.Scoresheet
     restorable: int | None = None  # the round « Rétablir la manche N » would put back
+    restorable_round: rules.RoundScores | None = None  # and its scores, as its form shows them
     origin_id: str | None = None  # its id on the phone it was imported from (exports keep it)
     played_until: datetime | None = None  # when its last round was recorded (UTC), if dated
     at_table: bool = False  # scored by several phones (app/services/tables.py): live for each
@@ -94,13 +95,14 @@ class SavedGame:
             ),
             tuple(enders),
         )
-        restorable = len(rounds) + 1 if game.cancelled_rounds else None
+        kept = game.cancelled_rounds
         return cls(
             game.public_id,
             game.version,
             game.created_at,
             sheet,
-            restorable,
+            len(rounds) + 1 if kept else None,
+            cancelled_round(kept[-1]) if kept else None,
             game.origin_id,
             played_until,
             game.table_id is not None,
@@ -128,6 +130,14 @@ def _rules_of(
         chosen_best=rules.Best(best) if best else None,
         title=title,
     )
+
+
+def cancelled_round(kept: list[int] | dict[str, Any]) -> rules.RoundScores:
+    """Return a cancelled round as Game.cancelled_rounds keeps it (its scores, or them and who
+    ended it)."""
+    if isinstance(kept, dict):
+        return rules.RoundScores(tuple(kept["scores"]), kept["ended_by"])
+    return rules.RoundScores(tuple(kept))
 
 
 def kept_sheet(sheet: rules.Scoresheet, version: int) -> dict[str, Any]:
@@ -176,15 +186,32 @@ class StaleRound(Refused):
     another tab). Nothing to do: the answer is the sheet as it stands, with the refusal said."""
 
 
-class SheetChanged(Refused):
-    """A round form for a later round than the next one (rounds were cancelled elsewhere: another
-    tab, another phone) or for a round recorded elsewhere with other heads, since the form was
-    shown. Nothing was recorded; the values come back."""
-
-
 class GameChanged(Refused):
-    """An edit made from a page opened before the game last changed (another tab, another hand)."""
+    """A write drawn from a page of an older game (another tab or phone changed it since): it
+    acted on nothing; the page shows the game as it stands and what was typed comes back."""
 
 
 class RoundRefused(Refused):
     """Heads that cannot be a round of this game, or a round sent after the end."""
+
+
+def check_version(
+    game: SavedGame,
+    version: int | None,
+    changed: rules.Message,
+    repeat: rules.Message | None = None,
+) -> None:
+    """Let a write go on only if it was drawn from the game as it stands, as HTTP's If-Match
+    does with an ETag: every write's form carries the version its page showed (every change moves
+    it, app/services/rounds.py). Called inside the write's unit of work, on the game loaded with
+    its lock.
+
+    Raise StaleRound saying `repeat` when the game is already what this write would have made it
+    (a double tap, a retry, a waiting round sent again: a repeat is no conflict), else
+    GameChanged saying `changed`. A form with no version (a hand-made request) is from no game.
+    """
+    if version is not None and version == game.version:
+        return
+    if repeat is not None:
+        raise StaleRound(game, rules.Refusal.of(repeat))
+    raise GameChanged(game, rules.Refusal.of(changed))

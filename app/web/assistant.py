@@ -95,7 +95,9 @@ def lay_rows(public_id: str) -> ResponseReturnValue:
     return _step(
         public_id,
         typed,
-        lambda cards: round_assistant.lay_rows(public_id, _device(), number, cards),
+        lambda cards: round_assistant.lay_rows(
+            public_id, _device(), number, cards, version=_version()
+        ),
     )
 
 
@@ -105,7 +107,9 @@ def clear_rows(public_id: str) -> ResponseReturnValue:
     """Pick the rows up again before any turn, to lay them anew."""
     number = whole_number(request.form.get("number"))
     return _step(
-        public_id, [], lambda _cards: round_assistant.clear_rows(public_id, _device(), number)
+        public_id,
+        [],
+        lambda _cards: round_assistant.clear_rows(public_id, _device(), number, version=_version()),
     )
 
 
@@ -118,7 +122,9 @@ def place_cards(public_id: str) -> ResponseReturnValue:
     return _step(
         public_id,
         typed,
-        lambda cards: round_assistant.place_cards(public_id, _device(), turn, cards),
+        lambda cards: round_assistant.place_cards(
+            public_id, _device(), turn, cards, version=_version()
+        ),
     )
 
 
@@ -128,7 +134,11 @@ def choose_row(public_id: str) -> ResponseReturnValue:
     """Let the player of the too-low card take the row they chose."""
     turn, row = whole_number(request.form.get("turn")), whole_number(request.form.get("row"))
     return _step(
-        public_id, [], lambda _cards: round_assistant.choose_row(public_id, _device(), turn, row)
+        public_id,
+        [],
+        lambda _cards: round_assistant.choose_row(
+            public_id, _device(), turn, row, version=_version()
+        ),
     )
 
 
@@ -140,7 +150,9 @@ def take_back_turn(public_id: str) -> ResponseReturnValue:
     return _step(
         public_id,
         [],
-        lambda _cards: round_assistant.take_back_turn(public_id, _device(), turn),
+        lambda _cards: round_assistant.take_back_turn(
+            public_id, _device(), turn, version=_version()
+        ),
         done=_(
             "Tour %(number)s annulé : ses cartes sont reprises, à placer de nouveau.", number=turn
         ),
@@ -149,6 +161,11 @@ def take_back_turn(public_id: str) -> ResponseReturnValue:
 
 def _device() -> str | None:
     return current_device_hash()
+
+
+def _version() -> int | None:
+    """The version of the game the step's page was drawn from (saved_game.check_version)."""
+    return whole_number(request.form.get("version"))
 
 
 def _step(
@@ -165,6 +182,8 @@ def _step(
         return _page(current, refusal=unreadable, typed=typed, status=422)
     except round_assistant.CardsRefused as refused:
         return _page(refused.assistant, refusal=refused.refusal, typed=typed, status=422)
+    except round_assistant.SheetChanged as changed:
+        return _page(changed.assistant, refusal=changed.refusal, typed=typed, status=409)
     except round_assistant.StaleStep as stale:
         flash(" ".join([said(stale.refusal), _("Voici la table à jour.")]), "info")
         return _answer(stale.assistant)

@@ -181,7 +181,17 @@ class NewGameForm(Form):
         return {}
 
 
-class HeadsForm(Form):
+class DrawnForm(Form):
+    """A write's form: it names the version of the game its page was drawn from, so that the
+    service acts only on the game that page showed (saved_game.check_version)."""
+
+    version = HiddenField()
+
+    def game_version(self) -> int | None:
+        return whole_number(self.version.data)
+
+
+class HeadsForm(DrawnForm):
     """One field per seat (`heads-0`, `heads-1` …) holding the heads a player took."""
 
     heads = FieldList(StringField(), max_entries=rules.MAX_PLAYERS)
@@ -236,22 +246,25 @@ class RoundForm(HeadsForm):
         return whole_number(self.number.data)
 
 
-class CancelRoundForm(Form):
+class CancelRoundForm(DrawnForm):
     number = HiddenField()  # the round this form removes: a repeat removes nothing
 
     def round_number(self) -> int | None:
         return whole_number(self.number.data)
 
 
-class RestoreRoundForm(CancelRoundForm):
-    """The round this form puts back: a repeat puts back nothing."""
+class RestoreRoundForm(RoundForm):
+    """The round this form puts back, as its page showed it: a repeat puts back nothing."""
+
+    def shown(self) -> rules.RoundScores | None:
+        try:
+            return rules.RoundScores(tuple(self.heads_taken()), self.round_ender())
+        except rules.Refusal:  # a hand-made form: it showed no round
+            return None
 
 
 class EditRoundForm(HeadsForm):
-    version = HiddenField()  # the game's version when the form was shown
-
-    def game_version(self) -> int | None:
-        return whole_number(self.version.data)
+    """A recorded round's scores, corrected."""
 
 
 def typed_fields(formdata: Mapping[str, str], prefix: str, count: int) -> list[str]:

@@ -28,9 +28,9 @@ from app.platform.extensions import db, limiter
 from app.services import games, reads, saved_game
 from app.services.unit_of_work import check_database
 from app.web.errors import RETRY_AFTER
-from app.web.forms import NewGameForm, carried_heads, whole_number
+from app.web.forms import DrawnForm, NewGameForm, carried_heads, whole_number
 from app.web.htmx import is_htmx, vary_on_htmx
-from app.web.refusals import shown
+from app.web.refusals import shown, status_of
 from app.web.shared_result import image_response, share_of
 
 bp = Blueprint("game", __name__)
@@ -185,8 +185,13 @@ def result_image(public_id: str) -> Response:
 @bp.post("/parties/<public_id>/revanche")
 @rate_limits.game_creations()
 def rematch(public_id: str) -> ResponseReturnValue:
-    """Start a new game with the same players and rules."""
-    new = games.rematch(public_id, current_device_hash())
+    """Start a new game with the same players and rules, after the end the page showed."""
+    version = DrawnForm(request.form).game_version()
+    try:
+        new = games.rematch(public_id, current_device_hash(), version)
+    except saved_game.Refused as refused:  # reopened elsewhere since, or not over
+        page = game_page(refused.game, refusal=shown(refused.refusal), focus_entry=True)
+        return page, status_of(refused)
     return redirect(url_for("game.game", public_id=new.public_id), 303)
 
 
@@ -217,13 +222,14 @@ def game_page(found: saved_game.SavedGame, **context: Any) -> str:
 
 
 def answer_write(
-    found: saved_game.SavedGame, announcement: str | None = None
+    found: saved_game.SavedGame, announcement: str | None = None, **context: Any
 ) -> ResponseReturnValue:
-    """Answer a write that went through: the game's live part for htmx, else a redirect."""
+    """Answer a write that went through: the game's live part for htmx (with `context`: what
+    its round form holds), else a redirect."""
     if not is_htmx():
         return redirect(url_for("game.game", public_id=found.public_id), 303)
     response = current_app.make_response(
-        game_page(found, focus_entry=True, announcement=announcement)
+        game_page(found, focus_entry=True, announcement=announcement, **context)
     )
     if found.scoresheet.is_over:
         # The result sits above the scores the round form shows after its swap: show the top.

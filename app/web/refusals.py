@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from app import rules
 from app.platform.languages import translate
+from app.services import saved_game
 
 
 @dataclass(frozen=True)
@@ -33,3 +34,9 @@ def shown(refusal: rules.Refusal | None) -> ShownRefusal:
 def said(refusal: rules.Refusal) -> str:
     """Return the refusal as one sentence, for a notice (a stale step or round)."""
     return " ".join(translate(message) for message in [*refusal.whole, *refusal.fields.values()])
+
+
+def status_of(refused: saved_game.Refused) -> int:
+    """409 for a write drawn from an older game (it conflicts with the game as it stands), 422
+    for one the rules refuse."""
+    return 409 if isinstance(refused, saved_game.GameChanged) else 422

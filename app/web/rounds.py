@@ -3,7 +3,7 @@ the service (app/services/rounds.py), answer the game's live part or redirect.""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
@@ -22,7 +22,8 @@ from app.web.forms import (
     whole_number,
 )
 from app.web.game import ENDER, answer_write, game_page, go_to
-from app.web.refusals import said, shown
+from app.web.htmx import is_htmx
+from app.web.refusals import said, shown, status_of
 
 bp = Blueprint("rounds", __name__)
 
@@ -57,6 +58,7 @@ def add_round(public_id: str) -> ResponseReturnValue:
             form.round_number(),
             form.heads_taken(),
             form.round_ender(),
+            version=form.game_version(),
         )
     except rules.Refusal as unreadable:  # the form's own: text that is not a number
         found = reads.find_game(public_id, current_device_hash())
@@ -64,9 +66,8 @@ def add_round(public_id: str) -> ResponseReturnValue:
     except saved_game.StaleRound as stale:
         flash(said(stale.refusal), "info")
         return answer_write(stale.game)
-    except saved_game.Refused as refused:  # heads that cannot be, or rounds cancelled elsewhere
-        status = 409 if isinstance(refused, saved_game.SheetChanged) else 422
-        return _refused(refused.game, refused.refusal, form, status=status)
+    except saved_game.Refused as refused:  # scores that cannot be, or a game changed elsewhere
+        return _refused(refused.game, refused.refusal, form, status=status_of(refused))
     return answer_write(found, announcement=_recorded(found))
 
 
@@ -87,17 +88,32 @@ def _recorded(found: saved_game.SavedGame) -> str | None:
 @bp.post("/parties/<public_id>/manches/annuler")
 @rate_limits.writes
 def cancel_round(public_id: str) -> ResponseReturnValue:
-    """Remove the last round (named in the form, so a repeat never removes two)."""
-    number = CancelRoundForm(request.form).round_number()
+    """Remove the last round (named in the form, so a repeat never removes two); a round refused
+    because the game ended elsewhere comes along, for the form the game reopens with."""
+    form = CancelRoundForm(request.form)
+    number = form.round_number()
     try:
-        found = rounds.cancel_round(public_id, current_device_hash(), number)
+        found = rounds.cancel_round(
+            public_id, current_device_hash(), number, version=form.game_version()
+        )
+    except saved_game.GameChanged as changed:
+        return game_page(changed.game, refusal=shown(changed.refusal), focus_entry=True), 409
     except saved_game.StaleRound as stale:
         flash(said(stale.refusal), "info")
         return answer_write(stale.game)
     flash(
-        _("Manche %(number)s annulée ; « Rétablir la manche %(number)s » la remet.", number=number),
+        _("Manche %(number)s annulée ; « Rétablir la manche %(number)s » la remet.", number=number),
         "info",
     )
+    carried = carried_heads(request.form, len(found.scoresheet.players))
+    ended_by = whole_number(request.form.get(ENDER, ""))
+    if carried and not is_htmx():  # the game's page takes them into its form, once
+        values = {f"heads-{seat}": value for seat, value in carried.items()}
+        ender = {ENDER: ended_by} if ended_by is not None else {}
+        return redirect(url_for("game.game", public_id=public_id, **values, **ender), 303)
+    if carried:
+        typed = [str(carried.get(seat, "")) for seat in range(len(found.scoresheet.players))]
+        return answer_write(found, typed=typed, ended_by=ended_by)
     return answer_write(found)
 
 
@@ -105,9 +121,14 @@ def cancel_round(public_id: str) -> ResponseReturnValue:
 @rate_limits.writes
 def restore_round(public_id: str) -> ResponseReturnValue:
     """Put back the last cancelled round (named in the form, so a repeat puts back nothing)."""
-    number = RestoreRoundForm(request.form).round_number()
+    form = RestoreRoundForm(request.form)
+    number = form.round_number()
     try:
-        found = rounds.restore_round(public_id, current_device_hash(), number)
+        found = rounds.restore_round(
+            public_id, current_device_hash(), number, form.shown(), version=form.game_version()
+        )
+    except saved_game.GameChanged as changed:
+        return game_page(changed.game, refusal=shown(changed.refusal), focus_entry=True), 409
     except saved_game.Refused as refused:  # a repeat, or the game ended since
         flash(said(refused.refusal), "info")
         return answer_write(refused.game)
@@ -149,11 +170,18 @@ def edit_round(public_id: str, number: int) -> ResponseReturnValue:
     except rules.Refusal as unreadable:  # the form's own: text that is not a number
         found = reads.find_game(public_id, current_device_hash())
         return _edit_form(found, number, form.typed(), form.round_ender(), unreadable, 422)
-    # Changed since the form was opened, or heads that cannot be.
+    except saved_game.StaleRound as stale:  # saved already: a double tap
+        flash(said(stale.refusal), "info")
+        return go_to(url_for("game.game", public_id=public_id))
+    # Changed since the form was opened, or scores that cannot be.
     except saved_game.Refused as refused:
-        status = 409 if isinstance(refused, saved_game.GameChanged) else 422
         return _edit_form(
-            refused.game, number, form.typed(), form.round_ender(), refused.refusal, status
+            refused.game,
+            number,
+            form.typed(),
+            form.round_ender(),
+            refused.refusal,
+            status_of(refused),
         )
     flash(_("Manche %(number)s modifiée.", number=number), "info")
     return go_to(url_for("game.game", public_id=public_id))

@@ -45,4 +45,5 @@ def test_an_exception_after_a_write_rolls_it_back():
         raise RuntimeError("…then something fails before the end of the use case")
 
     assert reads.find_game(public_id, DEVICE).scoresheet.rounds == ()
-    rounds.record_round(public_id, DEVICE, 1, [5, 6])  # and the game's lock was freed
+    version = reads.find_game(public_id, DEVICE).version
+    rounds.record_round(public_id, DEVICE, 1, [5, 6], version=version)  # the game's lock was freed

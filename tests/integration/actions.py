@@ -31,8 +31,19 @@ def start_game(client: FlaskClient, names: Sequence[str], **fields: str) -> str:
     return location.removeprefix("/parties/")
 
 
-def round_data(number: int | str, heads: Sequence[int | str]) -> dict[str, str]:
+def version_of(client: FlaskClient, public_id: str) -> str:
+    """The game's version as its page shows it now: what a form drawn now sends."""
+    game = game_page(client, public_id).by_id("game")
+    assert game is not None
+    return game.get("data-version") or ""
+
+
+def round_data(
+    number: int | str, heads: Sequence[int | str], version: int | str | None = None
+) -> dict[str, str]:
     data = {"number": str(number)}
+    if version is not None:
+        data["version"] = str(version)
     data.update({f"heads-{seat}": str(value) for seat, value in enumerate(heads)})
     return data
 
@@ -44,10 +55,13 @@ def play_round(
     heads: Sequence[int | str],
     *,
     htmx: bool = False,
+    version: int | str | None = None,
 ):
+    """Send a round from the game's page as drawn now (or drawn at `version`)."""
+    drawn = version_of(client, public_id) if version is None else version
     return client.post(
         f"{game_url(public_id)}/manches",
-        data=round_data(number, heads),
+        data=round_data(number, heads, drawn),
         headers=HTMX if htmx else {},
     )
 
@@ -60,12 +74,35 @@ def play_rounds(client: FlaskClient, public_id: str, *rounds: Sequence[int]) -> 
         assert response.status_code == 303, response.get_data(as_text=True)
 
 
-def cancel_round(client: FlaskClient, public_id: str, number: int | str, *, htmx: bool = False):
+def cancel_round(
+    client: FlaskClient,
+    public_id: str,
+    number: int | str,
+    *,
+    htmx: bool = False,
+    version: int | str | None = None,
+):
+    """Tap « Annuler la manche » on the game's page as drawn now (or drawn at `version`)."""
+    drawn = version_of(client, public_id) if version is None else version
     return client.post(
         f"{game_url(public_id)}/manches/annuler",
-        data={"number": str(number)},
+        data={"number": str(number), "version": str(drawn)},
         headers=HTMX if htmx else {},
     )
+
+
+def tap(client: FlaskClient, page: Element, button_name: str, *, htmx: bool = False):
+    """Tap a button of a page as a browser sends its form: its hidden fields (the round it names,
+    the game's version the page was drawn from…) to its action."""
+    from .html import form_of
+
+    form = form_of(page, button_name)
+    assert form is not None, button_name
+    data = {
+        field.get("name") or "": field.get("value") or ""
+        for field in form.find_all("input", type="hidden")
+    }
+    return client.post(form.get("action") or "", data=data, headers=HTMX if htmx else {})
 
 
 def game_page(client: FlaskClient, public_id: str) -> Element:

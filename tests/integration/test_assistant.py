@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from .actions import HTMX, dump, game_page, game_url, play_round, start_game
+from .actions import HTMX, dump, game_page, game_url, play_round, start_game, tap, version_of
 from .html import Element, button, field_labelled, form_of, hidden_value, link, parse, totals
 
 NAMES = ["Alice", "Bruno", "Chloé"]
@@ -29,20 +29,24 @@ def assistant_page(client, public_id: str) -> Element:
 
 def lay_rows(client, public_id, cards, number=1, **headers):
     data = {"number": str(number), **{f"row-{row}": str(card) for row, card in enumerate(cards)}}
+    data["version"] = version_of(client, public_id)
     return client.post(f"{assistant_url(public_id)}/rangees", data=data, headers=headers)
 
 
 def place(client, public_id, turn, cards, **headers):
     data = {"turn": str(turn), **{f"card-{seat}": str(card) for seat, card in enumerate(cards)}}
+    data["version"] = version_of(client, public_id)
     return client.post(f"{assistant_url(public_id)}/tours", data=data, headers=headers)
 
 
 def choose(client, public_id, turn, row):
-    return client.post(f"{assistant_url(public_id)}/choix", data={"turn": turn, "row": row})
+    data = {"turn": turn, "row": row, "version": version_of(client, public_id)}
+    return client.post(f"{assistant_url(public_id)}/choix", data=data)
 
 
 def take_back(client, public_id, turn):
-    return client.post(f"{assistant_url(public_id)}/annuler", data={"turn": str(turn)})
+    data = {"turn": str(turn), "version": version_of(client, public_id)}
+    return client.post(f"{assistant_url(public_id)}/annuler", data=data)
 
 
 def rows_of(page: Element) -> list[list[int]]:
@@ -190,9 +194,7 @@ def test_turns_are_taken_back_one_by_one_down_to_the_rows(client, laid):
 
 
 def test_rows_mistyped_are_picked_up_again_before_the_first_turn(client, laid):
-    form = form_of(assistant_page(client, laid), "Reprendre les rangées")
-    data = {"number": hidden_value(form, "number")}
-    assert client.post(form.get("action"), data=data).status_code == 303
+    assert tap(client, assistant_page(client, laid), "Reprendre les rangées").status_code == 303
     assert field_labelled(assistant_page(client, laid), "Rangée 1") is not None  # to lay again
     assert lay_rows(client, laid, [1, 2, 3, 4]).status_code == 303
 

@@ -31,7 +31,7 @@ def start_game_with_token(client, names):
 
 def play_round_with_token(client, public_id, heads):
     form = form_of(parse(client.get(game_url(public_id)).data), "Valider la manche")
-    data = round_data(hidden_value(form, "number"), heads)
+    data = round_data(hidden_value(form, "number"), heads, hidden_value(form, "version"))
     data["csrf_token"] = hidden_value(form, "csrf_token")
     return client.post(form.get("action"), data=data)
 

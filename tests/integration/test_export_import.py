@@ -26,6 +26,7 @@ from .actions import (
     play_rounds,
     round_data,
     start_game,
+    version_of,
 )
 from .html import (
     Element,
@@ -221,7 +222,7 @@ def sheet_seen(client, address: str) -> tuple:
 def test_each_game_moves_with_its_name_its_rule_and_who_ended_each_round(app, client):
     skyjo = start_game(client, ["Alice", "Bob"], game="skyjo")
     for number, (scores, ender) in enumerate([([20, 20], "0"), ([45, -2], "1")], start=1):
-        data = round_data(number, scores) | {"ended_by": ender}
+        data = round_data(number, scores, version_of(client, skyjo)) | {"ended_by": ender}
         assert client.post(f"{game_url(skyjo)}/manches", data=data).status_code == 303
     tarot = start_game(
         client,

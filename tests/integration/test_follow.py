@@ -11,11 +11,22 @@ import pytest
 from app.platform import live
 from app.platform.extensions import limiter
 
-from .actions import HTMX, cancel_round, dump, game_url, new_device, play_rounds, start_game
+from .actions import (
+    HTMX,
+    cancel_round,
+    dump,
+    game_page,
+    game_url,
+    new_device,
+    play_rounds,
+    start_game,
+    tap,
+)
 from .html import button, form_of, link, parse, round_lines, status_text, totals
 from .test_table import invite, join
 
 NAMES = ["Alice", "Bruno", "Chloé"]
+REMATCH = "Rejouer avec les mêmes joueurs"
 ADDRESS = re.compile(r"^http://localhost/suivre/([A-Za-z0-9_-]{22,})$")
 
 
@@ -285,7 +296,7 @@ class TestLiveStream:
         assert stream.get(timeout=10)[0] == "version"  # what the page had
         play_rounds(client, game, [70, 1, 2])
         assert stream.get(timeout=10)[0] == "version"
-        new_game = client.post(f"{game_url(game)}/revanche").headers["Location"]
+        new_game = tap(client, game_page(client, game), REMATCH).headers["Location"]
 
         event, _id, address = stream.get(timeout=10)
         assert (event, address) == ("suite", new_game)
@@ -302,7 +313,7 @@ class TestLiveStream:
         event, first_id, _ = self.stream(other, url).get(timeout=10)
         assert event == "version"
         play_rounds(client, game, [70, 1, 2])
-        new_game = client.post(f"{game_url(game)}/revanche").headers["Location"]
+        new_game = tap(client, game_page(client, game), REMATCH).headers["Location"]
 
         again = self.stream(other, url, **{"Last-Event-ID": first_id})  # what the browser sends
 

@@ -13,6 +13,7 @@ from .actions import (
     play_round,
     play_rounds,
     start_game,
+    tap,
 )
 from .html import (
     button,
@@ -289,7 +290,7 @@ def test_rematch_seats_the_same_players_in_the_same_order(client):
     public_id = start_game(client, ["Carla", "Alice", "Bob"])
     play_rounds(client, public_id, [70, 1, 2])
 
-    response = client.post(f"{game_url(public_id)}/revanche")
+    response = tap(client, game_page(client, public_id), "Rejouer avec les mêmes joueurs")
 
     assert response.status_code == 303
     new_id = response.headers["Location"].removeprefix("/parties/")

@@ -104,7 +104,7 @@ def test_after_a_refused_round_the_switch_comes_back_to_the_game(client):
 
     refused = client.post(
         f"{game_url(public_id)}/manches",
-        data={"number": "1", "heads-0": "500", "heads-1": "1"},
+        data={"number": "1", "heads-0": "500", "heads-1": "1", "version": "1"},
         headers={**ENGLISH, "Referer": page_url},
     )
 
@@ -153,7 +153,11 @@ def test_the_assistant_counting_and_rules_speak_the_language_chosen(client):
     refused = parse(
         client.post(
             f"{game_url(public_id)}/assistant/rangees",
-            data={"number": "1", "row-0": "5", "row-1": "5", "row-2": "200", "row-3": ""},
+            data={
+                "number": "1",
+                "version": "1",
+                **{"row-0": "5", "row-1": "5", "row-2": "200", "row-3": ""},
+            },
         ).data
     )
     counted = parse(client.get(f"{game_url(public_id)}/compter?cartes=55+10+23+11").data)

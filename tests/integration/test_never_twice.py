@@ -9,15 +9,16 @@ from sqlalchemy import event
 
 from app.platform.extensions import db
 
-from .actions import dump, play_round, start_game
+from .actions import dump, play_round, start_game, version_of
 from .html import field_labelled, hidden_value, parse, round_lines
 
 
 def test_a_repeated_round_shows_the_current_sheet(client):
     public_id = start_game(client, ["Alice", "Bob"])
-    play_round(client, public_id, 1, [5, 7])
+    drawn = version_of(client, public_id)
+    play_round(client, public_id, 1, [5, 7], version=drawn)
 
-    response = play_round(client, public_id, 1, [5, 7], htmx=True)
+    response = play_round(client, public_id, 1, [5, 7], htmx=True, version=drawn)
 
     page = parse(response.data)
     assert response.status_code == 200
@@ -29,15 +30,16 @@ def test_a_repeated_round_shows_the_current_sheet(client):
 def test_the_same_round_with_other_heads_says_which_was_recorded_and_keeps_the_values(client):
     """Two phones of a table sending round 1: the second's heads are not lost."""
     public_id = start_game(client, ["Alice", "Bob"])
-    play_round(client, public_id, 1, [5, 7])
+    drawn = version_of(client, public_id)
+    play_round(client, public_id, 1, [5, 7], version=drawn)
 
-    response = play_round(client, public_id, 1, [9, 9], htmx=True)
+    response = play_round(client, public_id, 1, [9, 9], htmx=True, version=drawn)
 
     page = parse(response.data)
     assert response.status_code == 409
     alert = page.find(role="alert").text
     assert "La manche 1 n’a pas été enregistrée" in alert  # as sent, not the form's next one
-    assert "La manche 1 a été enregistrée sur un autre" in alert
+    assert "La partie a changé sur un autre téléphone" in alert
     assert field_labelled(page, "Alice").get("value") == "9"  # for round 2, to check
     assert hidden_value(page.find(id="round-form"), "number") == "2"
     assert round_lines(page) == [[5, 7]]
@@ -85,13 +87,15 @@ def writes_refused(app):
 @pytest.mark.storage
 def test_a_round_the_database_cannot_take_is_a_503_to_send_again_and_is_recorded_once(client, app):
     public_id = start_game(client, ["Alice", "Bruno", "Chloé"])
+    drawn = version_of(client, public_id)
     with writes_refused(app):
-        refused = play_round(client, public_id, 1, [1, 2, 3], htmx=True)
+        refused = play_round(client, public_id, 1, [1, 2, 3], htmx=True, version=drawn)
         health = client.get("/healthz")
 
     assert refused.status_code == 503 and int(refused.headers["Retry-After"]) > 0
     assert health.status_code == 503
     assert client.get("/healthz").status_code == 200
-    assert play_round(client, public_id, 1, [1, 2, 3]).status_code == 303  # sent again: recorded
-    assert play_round(client, public_id, 1, [1, 2, 3]).status_code == 303  # and again: a repeat
+    again = play_round(client, public_id, 1, [1, 2, 3], version=drawn)  # sent again: recorded
+    repeat = play_round(client, public_id, 1, [1, 2, 3], version=drawn)  # and again: a repeat
+    assert again.status_code == repeat.status_code == 303
     assert round_lines(parse(client.get(f"/parties/{public_id}").data)) == [[1, 2, 3]]

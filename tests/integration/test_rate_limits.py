@@ -12,7 +12,7 @@ from app import create_app
 from app.platform.extensions import limiter
 from app.web import result_image
 
-from .actions import dump, game_url, new_device, play_round, play_rounds, start_game
+from .actions import dump, game_page, game_url, new_device, play_round, play_rounds, start_game, tap
 from .html import parse
 from .test_follow import share
 
@@ -156,11 +156,13 @@ def test_one_device_at_the_limit_does_not_block_another_at_the_same_address(clie
 def test_rematches_are_limited_like_creations(client, app):
     client.set_cookie(app.config["DEVICE_COOKIE_NAME"], secrets.token_urlsafe(32))
     public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [70, 1])
+    page = game_page(client, public_id)
     for _ in range(3):
-        assert client.post(f"{game_url(public_id)}/revanche").status_code == 303
+        assert tap(client, page, "Rejouer avec les mêmes joueurs").status_code == 303
     before = dump(app)
 
-    response = client.post(f"{game_url(public_id)}/revanche")
+    response = tap(client, page, "Rejouer avec les mêmes joueurs")
 
     assert_french_429(response)
     assert dump(app) == before

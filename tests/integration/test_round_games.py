@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .actions import game_page, game_url, play_round, round_data, start_game
+from .actions import game_page, game_url, play_round, round_data, start_game, version_of
 from .html import leaders, table_named, totals
 
 
@@ -20,6 +20,8 @@ def test_a_skyjo_round_without_who_ended_it_is_refused_with_the_values_kept(clie
 def test_skyjo_doubles_the_ender_and_marks_it_on_the_sheet(client):
     public_id = start_game(client, ["Alice", "Bruno"], game="skyjo")
     data = round_data(1, ["\u22125", "12"]) | {"ended_by": "1"}
+
+    data["version"] = version_of(client, public_id)
 
     response = client.post(f"{game_url(public_id)}/manches", data=data)
 
@@ -70,9 +72,9 @@ def test_a_game_in_points_speaks_of_points_where_it_is_corrected(client):
     """The evening's report: Skyjo's round edit asked for « Têtes de bœuf », and a decimal
     score was « pas un nombre entier de têtes »."""
     public_id = start_game(client, ["Alice", "Bruno"], game="skyjo")
-    client.post(
-        f"{game_url(public_id)}/manches", data=round_data(1, ["3", "12"]) | {"ended_by": "0"}
-    )
+    drawn = version_of(client, public_id)
+    data = round_data(1, ["3", "12"], drawn) | {"ended_by": "0"}
+    client.post(f"{game_url(public_id)}/manches", data=data)
 
     edit = client.get(f"{game_url(public_id)}/manches/1").get_data(as_text=True)
     refused = play_round(client, public_id, 2, ["3.5", "1"]).get_data(as_text=True)

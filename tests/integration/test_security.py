@@ -6,7 +6,16 @@ import re
 
 import pytest
 
-from .actions import HTMX, dump, game_page, game_url, play_round, play_rounds, start_game
+from .actions import (
+    HTMX,
+    dump,
+    game_page,
+    game_url,
+    play_round,
+    play_rounds,
+    start_game,
+    version_of,
+)
 from .html import parse, round_lines, scoreboard, status_text
 
 NAMES = {
@@ -216,6 +225,7 @@ def test_extra_fields_beyond_the_players_are_ignored(client):
     public_id = start_game(client, ["Alice", "Bob"])
     data = {f"heads-{n}": "1" for n in range(1000)}
     data["number"] = "1"
+    data["version"] = version_of(client, public_id)
 
     response = client.post(f"{game_url(public_id)}/manches", data=data)
 

@@ -1,7 +1,8 @@
 """What the game page shows always equals a plain model of the game, whatever people do.
 
 A Hypothesis state machine starts a game, adds valid and refused rounds, cancels, replays earlier
-submissions and cancels (a double tap, a retry, a stale tab) and reloads; after every step the
+submissions and cancels from the page they were drawn from (a double tap, a retry, a stale
+tab) and reloads; after every step the
 scoreboard, the round sheet, the entry form and the announcement are read from the page and
 compared with the model below, which knows only rules.md.
 """
@@ -62,27 +63,32 @@ class Game:
             return False
         return 1 <= sum(heads) <= MOST_FOR_ALL[n]
 
-    def submit(self, number: int, heads: list) -> str:
-        """Apply a submission; return "recorded", "refused" (422), "stale" (already recorded with
-        these heads: nothing to do) or "changed" (409: a round it follows was cancelled since, or
-        it was recorded with other heads)."""
+    version: int = 1  # moved by each change, as the page's forms carry it
+
+    def submit(self, number: int, heads: list, drawn: int) -> str:
+        """Apply a submission from a page drawn at version `drawn`; return "recorded",
+        "refused" (422), "stale" (already recorded with these heads: nothing to do) or "changed"
+        (409: the game changed since the page was drawn)."""
         heads = [0 if isinstance(v, str) and not v.strip() else v for v in heads]  # blank is 0
         if not all(isinstance(v, int) for v in heads):
             return "refused"  # text that is not a number is refused before anything else
-        if number <= len(self.rounds):
-            return "stale" if self.rounds[number - 1] == heads else "changed"
-        if number > len(self.rounds) + 1:
-            return "changed"
+        if drawn != self.version:
+            recorded = 1 <= number <= len(self.rounds) and self.rounds[number - 1] == heads
+            return "stale" if recorded else "changed"
         if self.is_over or not self.is_possible(heads):
             return "refused"
         self.rounds.append(list(heads))
+        self.version += 1
         return "recorded"
 
-    def cancel(self, number: int) -> bool:
-        if self.rounds and number == len(self.rounds):
-            self.rounds.pop()
-            return True
-        return False
+    def cancel(self, number: int, drawn: int) -> str:
+        """Apply « Annuler la manche » from a page drawn at version `drawn`: "cancelled",
+        "stale" (that round is already gone) or "changed" (409)."""
+        if drawn != self.version:
+            return "stale" if number > len(self.rounds) else "changed"
+        self.rounds.pop()
+        self.version += 1
+        return "cancelled"
 
 
 def possible_round(n: int):
@@ -150,10 +156,11 @@ def run_machine(app):
         def post(self, path, data, htmx):
             return self.client.post(path, data=data, headers={"HX-Request": "true"} if htmx else {})
 
-        def submit(self, number, heads, htmx):
-            expected = self.model.submit(number, heads)
-            response = self.post(f"{self.url}/manches", round_data(number, heads), htmx)
-            self.sent_rounds.append((number, heads))
+        def submit(self, number, heads, htmx, drawn=None):
+            drawn = self.model.version if drawn is None else drawn
+            expected = self.model.submit(number, heads, drawn)
+            response = self.post(f"{self.url}/manches", round_data(number, heads, drawn), htmx)
+            self.sent_rounds.append((number, heads, drawn))
             if expected in ("refused", "changed"):
                 assert response.status_code == (422 if expected == "refused" else 409)
                 page = parse(response.data)
@@ -176,40 +183,42 @@ def run_machine(app):
         @precondition(lambda self: self.sent_rounds)
         @rule(data=st.data(), htmx=st.booleans())
         def replay_an_earlier_submission(self, data, htmx):
-            number, heads = data.draw(st.sampled_from(self.sent_rounds))
-            self.submit(number, heads, htmx)
+            number, heads, drawn = data.draw(st.sampled_from(self.sent_rounds))
+            self.submit(number, heads, htmx, drawn)
 
         @precondition(lambda self: self.model.rounds)
         @rule(htmx=st.booleans())
         def cancel_the_last_round(self, htmx):
-            number = len(self.model.rounds)
-            assert self.model.cancel(number)
-            response = self.post(f"{self.url}/manches/annuler", {"number": str(number)}, htmx)
-            self.sent_cancels.append(number)
-            assert response.status_code == (200 if htmx else 303)
+            self.send_cancel(len(self.model.rounds), self.model.version, htmx)
+
+        def send_cancel(self, number, drawn, htmx):
+            expected = self.model.cancel(number, drawn)
+            data = {"number": str(number), "version": str(drawn)}
+            response = self.post(f"{self.url}/manches/annuler", data, htmx)
+            self.sent_cancels.append((number, drawn))
+            if expected == "changed":
+                assert response.status_code == 409
+            else:
+                assert response.status_code == (200 if htmx else 303)
 
         @rule(data=st.data(), htmx=st.booleans())
         def double_tap_a_possible_round(self, data, htmx):
             heads = data.draw(possible_round(len(self.model.players)))
             number = len(self.model.rounds) + 1
-            self.submit(number, heads, htmx)
-            self.submit(number, heads, htmx)
+            drawn = self.model.version
+            self.submit(number, heads, htmx, drawn)
+            self.submit(number, heads, htmx, drawn)
 
         @precondition(lambda self: self.model.rounds)
         @rule(htmx=st.booleans())
         def double_tap_cancel(self, htmx):
             self.cancel_the_last_round(htmx)
-            self.replay_cancel(self.sent_cancels[-1], htmx)
-
-        def replay_cancel(self, number, htmx):
-            self.model.cancel(number)
-            response = self.post(f"{self.url}/manches/annuler", {"number": str(number)}, htmx)
-            assert response.status_code == (200 if htmx else 303)
+            self.send_cancel(*self.sent_cancels[-1], htmx)
 
         @precondition(lambda self: self.sent_cancels)
         @rule(data=st.data(), htmx=st.booleans())
         def replay_an_earlier_cancel(self, data, htmx):
-            self.replay_cancel(data.draw(st.sampled_from(self.sent_cancels)), htmx)
+            self.send_cancel(*data.draw(st.sampled_from(self.sent_cancels)), htmx)
 
         @rule()
         def reload(self):

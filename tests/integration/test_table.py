@@ -8,7 +8,17 @@ import re
 
 import pytest
 
-from .actions import cancel_round, game_url, new_device, play_round, play_rounds, start_game
+from .actions import (
+    cancel_round,
+    game_page,
+    game_url,
+    new_device,
+    play_round,
+    play_rounds,
+    start_game,
+    tap,
+    version_of,
+)
 from .html import button, field_labelled, form_of, link, parse, round_lines, totals
 
 # Who may write which game is the database's to say (the rights are one SQL condition, with a
@@ -66,12 +76,13 @@ def test_the_same_round_from_two_phones_is_recorded_once(app, client):
     other = new_device(app)
     join(other, invite(client, public_id))
 
+    drawn = version_of(other, public_id)  # the other phone's page, open before the round
     assert play_round(client, public_id, 1, [5, 6, 7]).status_code == 303
-    late = play_round(other, public_id, 1, [9, 9, 9])
+    late = play_round(other, public_id, 1, [9, 9, 9], version=drawn)
 
-    assert late.status_code == 409  # told which round is there, its own values kept
+    assert late.status_code == 409  # told the game changed, its own values kept
     told = parse(late.data)
-    assert "manche 1 a été enregistrée sur un autre" in told.find(role="alert").text
+    assert "La partie a changé sur un autre téléphone" in told.find(role="alert").text
     assert [field_labelled(told, name).get("value") for name in NAMES] == ["9", "9", "9"]
     assert round_lines(parse(client.get(game_url(public_id)).data)) == [[5, 6, 7]]
 
@@ -118,14 +129,10 @@ def test_a_rematch_from_a_joined_phone_stays_at_the_table_and_keeps_the_follow_a
     address = next(a.get("href") for a in follow.find_all("a") if "/suivre/" in a.get("href"))
     play_round(client, public_id, 1, [70, 1, 2])
 
-    again = other.post(
-        form_of(parse(other.get(game_url(public_id)).data), "Rejouer avec les mêmes joueurs").get(
-            "action"
-        )
-    )
+    again = tap(other, parse(other.get(game_url(public_id)).data), "Rejouer avec les mêmes joueurs")
     assert again.status_code == 303
     new_game = again.headers["Location"].rsplit("/", 1)[-1]
-    from_first = client.post(f"{game_url(public_id)}/revanche")  # the first phone taps too
+    from_first = tap(client, game_page(client, public_id), "Rejouer avec les mêmes joueurs")
 
     assert from_first.headers["Location"].endswith(game_url(new_game))  # the same new game
     old_page = parse(client.get(game_url(public_id)).data)  # Back, or history: where it went on

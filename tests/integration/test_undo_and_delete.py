@@ -6,25 +6,17 @@ from __future__ import annotations
 import pytest
 
 from .actions import (
-    HTMX,
     cancel_round,
     dump,
     game_page,
     game_url,
     play_rounds,
     start_game,
+    tap,
 )
 from .html import button, form_of, hidden_value, parse, round_lines, totals
 
 NAMES = ["Alice", "Bob", "Carla"]
-
-
-def restore(client, public_id: str, number: int | str, *, htmx: bool = False):
-    return client.post(
-        f"{game_url(public_id)}/manches/retablir",
-        data={"number": str(number)},
-        headers=HTMX if htmx else {},
-    )
 
 
 def test_a_cancelled_round_is_offered_back_and_restored_as_it_was(client):
@@ -37,7 +29,7 @@ def test_a_cancelled_round_is_offered_back_and_restored_as_it_was(client):
     form = form_of(page, "Rétablir la manche 2")
     assert form is not None and hidden_value(form, "number") == "2"
 
-    response = restore(client, public_id, 2)
+    response = tap(client, page, "Rétablir la manche 2")
 
     assert response.status_code == 303
     page = game_page(client, public_id)
@@ -56,12 +48,16 @@ def test_a_cancelled_round_is_offered_back_and_restored_as_it_was(client):
 def test_a_repeated_cancel_or_restore_says_it_was_already_done(client, app, restored, says):
     public_id = start_game(client, NAMES)
     play_rounds(client, public_id, [5, 6, 7])
-    cancel_round(client, public_id, 1)
+    page = game_page(client, public_id)
+    tap(client, page, "Annuler la manche")
     if restored:
-        restore(client, public_id, 1)
+        page = game_page(client, public_id)
+        tap(client, page, "Rétablir la manche 1")
     after_first = dump(app)
 
-    again = (restore if restored else cancel_round)(client, public_id, 1, htmx=True)
+    again = tap(
+        client, page, "Rétablir la manche 1" if restored else "Annuler la manche", htmx=True
+    )
 
     assert again.status_code == 200
     assert says in parse(again.data).text

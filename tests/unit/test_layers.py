@@ -73,10 +73,3 @@ def test_the_rules_import_in_no_circle():
 
     for module in rules:
         visit(module, [])
-
-
-def test_no_module_of_the_app_is_over_300_lines():
-    # A module that grows past this does more than one job (issue 31): split it by job.
-    lengths = {path.relative_to(APP.parent): len(path.read_text().splitlines()) for path in PATHS}
-
-    assert {path: n for path, n in lengths.items() if n > 300} == {}

@@ -180,7 +180,7 @@ def flip_7_sheet(*rounds: tuple[int, ...]) -> rules.Scoresheet:
 
 
 def test_a_flip_7_tie_for_the_highest_total_at_the_end_plays_another_round():
-    sheet = flip_7_sheet((100, 100, 20), (112, 112, 0))  # 212, 212, 20
+    sheet = flip_7_sheet((106, 106, 20), (106, 106, 0))  # 212, 212, 20
 
     assert not sheet.is_over and sheet.winners == frozenset()
     assert str(rules.play_on(sheet)) == (
@@ -191,13 +191,13 @@ def test_a_flip_7_tie_for_the_highest_total_at_the_end_plays_another_round():
 
 
 def test_the_round_after_a_flip_7_tie_ends_the_game_when_one_is_ahead():
-    sheet = flip_7_sheet((100, 100, 20), (112, 112, 0), (5, 0, 0))
+    sheet = flip_7_sheet((106, 106, 20), (106, 106, 0), (5, 0, 0))
 
     assert sheet.is_over and sheet.winners == {0} and rules.play_on(sheet) is None
 
 
 def test_a_flip_7_tie_below_the_best_total_does_not_play_on():
-    sheet = flip_7_sheet((100, 90, 90), (112, 110, 110))  # 212, 200, 200
+    sheet = flip_7_sheet((104, 90, 90), (108, 110, 110))  # 212, 200, 200
 
     assert sheet.is_over and sheet.winners == {0}
 

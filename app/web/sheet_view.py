@@ -75,6 +75,8 @@ class ScoreLine:
     danger: bool  # the words warn (red, « ! »); where the highest wins they say how far victory is
     limit: int | None  # the gauge towards the limit, where the game ends on one
     gauge: int | None
+    # Where the gauge turns from its good colour (<meter low>): a margin from the limit where the
+    # limit ends the game badly; None where reaching it wins (the gauge keeps its good colour).
     low: int | None
     gauge_label: str | None  # « Alice : 12 sur 66 », the name isolated (as filters.isolated)
     long_word: bool  # a word no phone's scoreboard has the room for: it may break (app.css)
@@ -96,7 +98,7 @@ def score_lines(sheet: Scoresheet) -> list[ScoreLine]:
             line.danger,
             line.limit,
             line.gauge,
-            None if line.limit is None else line.limit - line.margin,
+            None if line.limit is None or line.highest_wins else line.limit - line.margin,
             None
             if line.limit is None
             else gauge_label

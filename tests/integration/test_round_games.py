@@ -148,6 +148,10 @@ def test_a_flip_7_tie_for_the_highest_total_at_the_end_plays_another_round(app, 
         client
     )  # a game going on is not counted
 
+    refused = play_round(client, public_id, 3, [5, 0, 12])  # Chloé does not play it
+    assert refused.status_code == 422
+    assert "Chloé : cette manche départage Alice et Bruno" in parse(refused.data).text
+
     play_rounds(client, public_id, [5, 0, 0])
 
     assert "Alice gagne avec 217 points" in status_text(game_page(client, public_id))

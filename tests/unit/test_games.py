@@ -238,3 +238,14 @@ def test_a_finished_flip_7_game_has_one_winner(rounds):
     assert (rules.play_on(sheet) is not None) == (
         not sheet.is_over and sheet.rules.reaches_end(sheet.totals, len(sheet.rounds))
     )
+
+
+def test_only_the_tied_players_score_in_the_round_that_breaks_a_flip_7_tie():
+    sheet = flip_7_sheet((106, 106, 20), (106, 106, 0))
+
+    with pytest.raises(rules.Refusal) as refused:
+        sheet.check_round((5, 0, 12))
+
+    assert list(refused.value.fields) == [2]
+    assert "départage Alice, Bruno" in str(refused.value.fields[2])
+    assert sheet.check_round((5, 0, 0)).scores == (5, 0, 0)

@@ -19,19 +19,24 @@ window.sqpTally = (rules, startTotals, typed, enders = []) => {
   const best = totals.reduce((top, total) => (better(total, top) ? total : top), totals[0]);
   const played = rules.played + rounds.length;
   const spare = totals.map((total) => (rules.lastAllowed === null ? null : rules.lastAllowed - total));
-  const over = rules.roundCount !== null ? played >= rules.roundCount : spare.some((left) => left < 0);
+  const passed = spare.some((left) => left < 0);
   const leaders = played ? totals.flatMap((total, seat) => (total === best ? [seat] : [])) : [];
-  // Within `close` of the end, a row warns, in the words the server wrote for each margin from
-  // -1 (the end reached) up to `close`, translated; once the game is over, only who ended it.
-  const close = spare.map((left) => left !== null && left <= rules.close && (!over || left < 0));
+  // The end the table chose; a tie for the best total then plays on where the game says so.
+  const reached = rules.roundCount !== null ? played >= rules.roundCount : passed;
+  const over = reached && !(rules.tiePlaysOn && leaders.length > 1);
+  // Within `close` of the end, a row has words, those the server wrote for each margin from
+  // -1 (the end reached) up to `close`, translated (null: none); once someone passed the end,
+  // only they do. They warn of a danger (`close`) where the game says so: not where the end wins.
+  const near = spare.map((left) => left !== null && left <= rules.close && (!passed || left < 0));
+  const warnings = spare.map((left, seat) => (near[seat] ? rules.warnings[Math.max(left, -1) + 1] : null));
   return {
     rounds,
     totals,
     ranks: totals.map((total) => 1 + totals.filter((other) => better(other, total)).length),
     leaders,
     spare,
-    close,
-    warnings: spare.map((left, seat) => (close[seat] ? rules.warnings[Math.max(left, -1) + 1] : null)),
+    close: warnings.map((words) => rules.danger && words !== null),
+    warnings,
     over,
     winners: over ? leaders : [],
   };

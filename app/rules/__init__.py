@@ -54,12 +54,16 @@ from app.rules.placement import (
     TurnPlaced,
     place_turn,
 )
-from app.rules.result import Placing, Result, placings, result_of, rule_in_force, rule_sentence
-from app.rules.scoreboard import (
-    CLOSE_TO_LIMIT,
-    Standing,
-    standings,
+from app.rules.result import (
+    Placing,
+    Result,
+    placings,
+    play_on,
+    result_of,
+    rule_in_force,
+    rule_sentence,
 )
+from app.rules.scoreboard import Standing, standings
 from app.rules.scoring import (
     GameRules,
     best_seats,
@@ -74,6 +78,7 @@ __all__ = [
     "Placing",
     "Result",
     "placings",
+    "play_on",
     "result_of",
     "rule_in_force",
     "rule_sentence",
@@ -85,7 +90,6 @@ __all__ = [
     "RoundScores",
     "best_seats",
     "game_of",
-    "CLOSE_TO_LIMIT",
     "DECK_SIZE",
     "DEFAULT_LIMIT",
     "EndRule",

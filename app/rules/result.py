@@ -22,7 +22,7 @@ class Placing:
     total: int
     rank: int
     winner: bool
-    note: Message | None  # « A dépassé 66 » for whoever ended the game by the limit
+    note: Message | None  # « A dépassé 66 » for whoever ended the game by the limit (lowest wins)
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,8 @@ class Result:
 def placings(sheet: Scoresheet) -> tuple[Placing, ...]:
     """Return the players by rank (best total first), in seat order within a tie."""
     ranked = ranks(sheet.totals, sheet.rules.best)
+    # Where the highest total wins, reaching the limit is how one wins: no note in red.
+    warns = sheet.rules.best is Best.LOWEST
     lines = (
         Placing(
             seat=seat,
@@ -48,7 +50,7 @@ def placings(sheet: Scoresheet) -> tuple[Placing, ...]:
             total=sheet.totals[seat],
             rank=ranked[seat],
             winner=seat in sheet.winners,
-            note=crossed(sheet.rules) if seat in sheet.crossers else None,
+            note=crossed(sheet.rules) if seat in sheet.crossers and warns else None,
         )
         for seat, name in enumerate(sheet.players)
     )
@@ -71,6 +73,19 @@ def result_of(sheet: Scoresheet) -> Result | None:
     rounds = Np_("%(num)d manche", "%(num)d manches", len(sheet.rounds))
     headline = _headline(winners, sheet.rules.game.counts_heads)
     return Result(headline, _ending(sheet, placed), rule_in_force(sheet.rules), rounds, placed)
+
+
+def play_on(sheet: Scoresheet) -> Message | None:
+    """Say that a tie for the best total at the end plays another round (Flip 7), naming the
+    tied players; None otherwise."""
+    if not sheet.rounds or not sheet.rules.plays_on(sheet.totals, len(sheet.rounds)):
+        return None
+    tied = tuple(sheet.players[seat] for seat in sorted(sheet.leaders))
+    return N_(
+        "Égalité à %(total)s : une manche de plus, entre %(names)s.",
+        total=sheet.totals[min(sheet.leaders)],
+        names=Names(tied),
+    )
 
 
 def _headline(winners: list[Placing], heads: bool) -> Message:

@@ -5,11 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.rules.games import EndRule
-from app.rules.messages import N_, Message
+from app.rules.games import Best, EndRule
+from app.rules.messages import N_, Message, Np_
 from app.rules.scoring import GameRules, best_seats, ranks
-
-CLOSE_TO_LIMIT = 10  # heads: within this many of the limit, a player's row warns
 
 
 @dataclass(frozen=True)
@@ -27,6 +25,8 @@ class Standing:
     reaching_ends: bool = False  # « 66 ou plus »: reaching the limit ends the game
     ended: bool = False  # someone reached or passed the limit: the margins of the others are gone
     counts_heads: bool = True  # 6 qui prend's scores are heads; other games' are points
+    margin: int = 10  # within this many of the end, the row says so (the game's: GameRules)
+    highest_wins: bool = False  # the end comes with a win, not a danger: no warning, a distance
 
     @property
     def gauge(self) -> int | None:
@@ -35,15 +35,32 @@ class Standing:
 
     @property
     def warning(self) -> Message | None:
-        """Say, in words and not by colour alone, that this player is close to ending the game."""
-        if self.spare is None or self.limit is None or self.spare > CLOSE_TO_LIMIT:
+        """Say, in words and not by colour alone, that this player is close to the end: ending
+        the game (lowest wins), or how far from victory (highest wins)."""
+        if self.spare is None or self.limit is None or self.spare > self.margin:
             return None
-        if self.ended and self.spare >= 0:  # a margin means nothing once the game is over
+        if self.ended and self.spare >= 0:  # a margin means nothing once someone passed the end
             return None
-        return _warning(self.limit, self.spare, self.reaching_ends, self.counts_heads)
+        return _warning(
+            self.limit, self.spare, self.reaching_ends, self.counts_heads, self.highest_wins
+        )
+
+    @property
+    def danger(self) -> bool:
+        """Tell whether the row's words warn of a danger (drawn in red): never where the highest
+        total wins, as the player near the end is about to win."""
+        return self.warning is not None and not self.highest_wins
 
 
-def _warning(limit: int, spare: int, reaching_ends: bool, counts_heads: bool) -> Message:
+def _warning(
+    limit: int, spare: int, reaching_ends: bool, counts_heads: bool, highest_wins: bool
+) -> Message | None:
+    if highest_wins:
+        # The end is a win for whoever is ahead when it comes: say the points that reach it.
+        # Past it (a tie playing on, or the game over) the status says the rest.
+        if spare < 0:
+            return None
+        return Np_("À %(num)d point de la victoire", "À %(num)d points de la victoire", spare + 1)
     if spare < 0:
         if reaching_ends:
             return N_("A atteint %(limit)s", limit=limit)
@@ -69,21 +86,25 @@ def offline_rules(game_rules: GameRules, played: int) -> dict[str, object]:
         "lastAllowed": game_rules.last_allowed,
         "roundCount": game_rules.round_count if game_rules.end is EndRule.ROUNDS else None,
         "played": played,
-        "close": CLOSE_TO_LIMIT,
+        "close": game_rules.margin,
+        "danger": game_rules.best is Best.LOWEST,  # the end near is a danger, not a win
         "doubleEnder": game_rules.game.round_ender,  # Skyjo's doubling of who ended a round
+        "tiePlaysOn": game_rules.game.tie_plays_on,  # Flip 7: a tie at the end plays on
     }
 
 
-def offline_warnings(game_rules: GameRules) -> tuple[Message, ...]:
-    """Return the row's warning for each `spare` static/tally.js may find close to the end,
-    from -1 (the end reached) to CLOSE_TO_LIMIT, in that order: static/waiting.js shows them,
-    translated by the server, and words no rule itself (none when the game lasts rounds)."""
+def offline_warnings(game_rules: GameRules) -> tuple[Message | None, ...]:
+    """Return the row's words for each `spare` static/tally.js may find close to the end, from
+    -1 (the end reached) to the game's margin, in that order (None: no words): static/waiting.js
+    shows them, translated by the server, and words no rule itself (none when the game lasts
+    rounds)."""
     if game_rules.last_allowed is None:
         return ()
     reaching, heads = game_rules.end is EndRule.AT_OR_ABOVE, game_rules.game.counts_heads
+    highest = game_rules.best is Best.HIGHEST
     return tuple(
-        _warning(game_rules.limit, spare, reaching, heads)
-        for spare in range(-1, CLOSE_TO_LIMIT + 1)
+        _warning(game_rules.limit, spare, reaching, heads, highest)
+        for spare in range(-1, game_rules.margin + 1)
     )
 
 
@@ -113,6 +134,8 @@ def standings(
             reaching_ends=game_rules.end is EndRule.AT_OR_ABOVE,
             ended=ended,
             counts_heads=game_rules.game.counts_heads,
+            margin=game_rules.margin,
+            highest_wins=game_rules.best is Best.HIGHEST,
         )
         for seat, name in enumerate(players)
     )

@@ -79,11 +79,30 @@ class GameRules:
         """Tell whether a total ends the game (never, when the game lasts a number of rounds)."""
         return self.last_allowed is not None and total > self.last_allowed
 
-    def is_over(self, totals: Sequence[int], rounds_played: int) -> bool:
-        """Tell whether the game ends after a round that left these totals."""
+    @property
+    def margin(self) -> int:
+        """Return how near the limit a total is when its row says so: the game's own."""
+        return self.game.margin(self.limit)
+
+    def reaches_end(self, totals: Sequence[int], rounds_played: int) -> bool:
+        """Tell whether these totals reach the end the table chose: a total past the limit, or
+        the last round played (a tie may still play on: is_over)."""
         if self.end is EndRule.ROUNDS:
             return rounds_played >= (self.round_count or 0)
         return any(self.has_crossed(total) for total in totals)
+
+    def plays_on(self, totals: Sequence[int], rounds_played: int) -> bool:
+        """Tell whether the end is reached on a tie for the best total that the game breaks with
+        another round (Flip 7), rather than a shared win."""
+        return (
+            self.game.tie_plays_on
+            and self.reaches_end(totals, rounds_played)
+            and len(best_seats(totals, self.best)) > 1
+        )
+
+    def is_over(self, totals: Sequence[int], rounds_played: int) -> bool:
+        """Tell whether the game ends after a round that left these totals."""
+        return self.reaches_end(totals, rounds_played) and not self.plays_on(totals, rounds_played)
 
     @property
     def best(self) -> Best:

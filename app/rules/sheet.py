@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from app.rules.games import RoundScores
-from app.rules.messages import N_, Refusal
+from app.rules.messages import N_, Names, Refusal
 from app.rules.scoreboard import Standing, standings
 from app.rules.scoring import GameRules, best_seats, totals
 
@@ -100,7 +100,21 @@ class Scoresheet:
                 N_("La partie est terminée\u202f: annulez la dernière manche pour la rouvrir.")
             )
         typed = RoundScores(tuple(scores), ended_by)
-        return self.rules.game.check_round(typed, self.players, pro=self.rules.pro)
+        checked = self.rules.game.check_round(typed, self.players, pro=self.rules.pro)
+        if self.rules.plays_on(self.totals, len(self.rounds)):
+            # The tied players alone play the round that breaks the tie (Flip 7's FAQ).
+            tied = Names(tuple(self.players[seat] for seat in sorted(self.leaders)))
+            others = {
+                seat: N_(
+                    "Cette manche départage %(names)s\u202f: les autres joueurs marquent 0.",
+                    names=tied,
+                )
+                for seat, score in enumerate(checked.scores)
+                if score and seat not in self.leaders
+            }
+            if others:
+                raise Refusal(others, [])
+        return checked
 
     def with_round(self, scores: Sequence[int], ended_by: int | None = None) -> Scoresheet:
         return Scoresheet(

@@ -17,7 +17,6 @@ from markupsafe import Markup
 
 from app.platform.languages import gettext, translate
 from app.rules import Scoresheet
-from app.rules.scoreboard import CLOSE_TO_LIMIT
 
 
 @dataclass(frozen=True)
@@ -73,8 +72,11 @@ class ScoreLine:
     rank: Markup | None  # « 2<sup>e</sup> », for a player behind the leaders
     last: str  # the last round's points, signed (« +3 »); empty before the first round
     warning: str | None  # close to the end of the game, in words
+    danger: bool  # the words warn (red, « ! »); where the highest wins they say how far victory is
     limit: int | None  # the gauge towards the limit, where the game ends on one
     gauge: int | None
+    # Where the gauge turns from its good colour (<meter low>): a margin from the limit where the
+    # limit ends the game badly; None where reaching it wins (the gauge keeps its good colour).
     low: int | None
     gauge_label: str | None  # « Alice : 12 sur 66 », the name isolated (as filters.isolated)
     long_word: bool  # a word no phone's scoreboard has the room for: it may break (app.css)
@@ -93,9 +95,10 @@ def score_lines(sheet: Scoresheet) -> list[ScoreLine]:
             rank % {"rank": line.rank} if line.rank and not line.leads else None,
             "" if line.last is None else f"{line.last:+d}",
             None if line.warning is None else translate(line.warning),
+            line.danger,
             line.limit,
             line.gauge,
-            None if line.limit is None else line.limit - CLOSE_TO_LIMIT,
+            None if line.limit is None or line.highest_wins else line.limit - line.margin,
             None
             if line.limit is None
             else gauge_label

@@ -72,3 +72,24 @@ def test_a_free_game_has_its_name_its_winner_rule_and_negative_scores(page: Page
     game.play_round(names, [-20, 60], 1)
     expect(game.result).to_contain_text("Bruno gagne avec 60 points")
     game.expect_totals({"Alice": -20, "Bruno": 60})
+
+
+def test_flip_7_near_200_says_how_far_victory_is_and_a_tie_at_the_end_plays_on(page: Page):
+    """Issue 43: no « Marge avant la fin » for who is about to win; a tie is not a shared win."""
+    names = ["Alice", "Bruno", "Chloé"]
+    form, game = start(page, "Flip 7", names)
+    form.start.click()
+    game.play_round(names, [106, 106, 20], 1)
+    game.play_round(names, [70, 70, 0], 2)  # 176 each
+
+    expect(game.player_row("Alice")).to_contain_text("À 24 points de la victoire")
+    expect(game.player_row("Alice")).not_to_contain_text("Marge")
+
+    game.play_round(names, [36, 36, 0], 3)  # 212 each: the end, tied
+    expect(page.get_by_role("status").filter(has_text="une manche de plus")).to_contain_text(
+        "Égalité à 212"
+    )
+    expect(game.validate).to_be_visible()
+
+    game.play_round(names, [5, 0, 0], 4)
+    expect(game.result).to_contain_text("Alice gagne avec 217 points")

@@ -80,10 +80,66 @@ def test_the_page_counts_waiting_rounds_as_the_rules_do(tally_page, game):
     assert counted["over"] == sheet.is_over
     assert counted["winners"] == sorted(sheet.winners)
     assert counted["spare"] == [line.spare for line in lines]
-    assert counted["close"] == [line.warning is not None for line in lines]
+    assert counted["close"] == [line.danger for line in lines]
     assert counted["warnings"] == [line.warning and str(line.warning) for line in lines]
     if sheet.rounds:
         assert counted["ranks"] == [line.rank for line in lines]
+
+
+def _flip_7(*rounds: tuple[int, ...], end: str = "at_or_above"):
+    game_rules = rules.GameRules.of(
+        rules.game_of("flip-7"), end=rules.EndRule(end), round_count=2 if end == "rounds" else None
+    )
+    return rules.Scoresheet(("Alice", "Bruno", "Chloé"), rounds, game_rules)
+
+
+@st.composite
+def highest_games(draw):
+    """A game won by the highest total (Flip 7, or a free game), its rounds as typed, and how
+    many of them reached the server."""
+    players = tuple(f"P{seat}" for seat in range(draw(st.integers(2, 6))))
+    if draw(st.booleans()):
+        game_rules = rules.GameRules.of(rules.game_of("flip-7"))
+        scores = st.sampled_from([0, 20, 40, 60, 90, 108, 171])
+    else:
+        game_rules = rules.GameRules.of(
+            rules.game_of("libre"), limit=draw(st.integers(5, 300)), chosen_best=rules.Best.HIGHEST
+        )
+        scores = st.integers(-20, 150)
+    sheet = rules.Scoresheet(players, (), game_rules)
+    for _ in range(draw(st.integers(0, 6))):
+        if sheet.is_over:
+            break
+        typed = draw(st.lists(scores, min_size=len(players), max_size=len(players)))
+        try:
+            sheet = sheet.with_round(sheet.check_round(typed).scores)
+        except rules.Refusal:  # two hands above 108
+            continue
+    return sheet, draw(st.integers(0, len(sheet.rounds)))
+
+
+@settings(max_examples=100, deadline=None)
+@given(highest_games())
+@example((_flip_7((106, 106, 20), (106, 106, 0)), 1))  # a tie at 212 plays on, offline too
+@example((_flip_7((106, 106, 20), (106, 106, 0), (5, 0, 0)), 2))  # then one is ahead
+@example((_flip_7((100, 90, 20), (95, 60, 0)), 1))  # 195: 5 points from victory
+@example((_flip_7((40, 40, 3), end="rounds"), 0))
+def test_the_page_counts_a_game_won_by_the_highest_as_the_rules_do(tally_page, game):
+    """Issue 43: no danger where the end is a win, and Flip 7's tie plays on offline as well."""
+    sheet, sent = game
+    before = rules.Scoresheet(sheet.players, sheet.rounds[:sent], sheet.rules)
+    data = offline_rules(sheet.rules, sent) | {
+        "warnings": [words and str(words) for words in offline_warnings(sheet.rules)]
+    }
+    counted = tally_page.evaluate(
+        "([data, start, rounds]) => window.sqpTally(data, start, rounds)",
+        [json.loads(json.dumps(data)), before.totals, [list(r) for r in sheet.rounds[sent:]]],
+    )
+    lines = sheet.standings
+    assert counted["over"] == sheet.is_over
+    assert counted["winners"] == sorted(sheet.winners)
+    assert counted["close"] == [False] * len(lines)
+    assert counted["warnings"] == [line.warning and str(line.warning) for line in lines]
 
 
 @settings(max_examples=60, deadline=None)

@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
-from .actions import game_page, game_url, play_round, round_data, start_game, version_of
-from .html import leaders, table_named, totals
+from .actions import (
+    game_page,
+    game_url,
+    new_device,
+    play_round,
+    play_rounds,
+    round_data,
+    start_game,
+    version_of,
+)
+from .html import field_labelled, leaders, parse, status_text, table_named, totals
+from .test_follow import share
 
 
 def test_a_skyjo_round_without_who_ended_it_is_refused_with_the_values_kept(client):
@@ -81,3 +91,85 @@ def test_a_game_in_points_speaks_of_points_where_it_is_corrected(client):
 
     assert "Points de la manche 1" in edit and "Têtes de bœuf prises" not in edit
     assert "n’est pas un nombre entier." in refused
+
+
+def _row(page, name: str):
+    """Return the « Scores » row of this player."""
+    for row in table_named(page, "Scores").find("tbody").find_all("tr"):
+        header = row.find("th")
+        if header is not None and name in header.text:
+            return row
+    raise AssertionError(f"no row for {name}")
+
+
+def test_a_flip_7_player_near_200_reads_how_far_victory_is_not_a_warning(client):
+    """Issue 43: at 195 Flip 7's leader read « Marge avant la fin : 4 » in red."""
+    public_id = start_game(client, ["Alice", "Bruno"], game="flip-7")
+    play_rounds(client, public_id, [100, 20], [95, 20])
+
+    row = _row(game_page(client, public_id), "Alice")
+
+    assert "À 5 points de la victoire" in row.text and "Marge" not in row.text
+    assert "close" not in (row.get("class") or "")  # not drawn as a danger
+
+
+def test_a_6_qui_prend_player_near_66_is_still_warned(client):
+    public_id = start_game(client, ["Alice", "Bruno"])
+    play_rounds(client, public_id, [60, 2])
+
+    row = _row(game_page(client, public_id), "Alice")
+
+    assert "Marge avant la fin" in row.text and "close" in row.get("class")
+
+
+def test_flip_7_refuses_two_players_above_108_in_one_round_naming_them(client):
+    public_id = start_game(client, ["Alice", "Bruno", "Chloé"], game="flip-7")
+
+    response = play_round(client, public_id, 1, [109, 20, 171])
+
+    assert response.status_code == 422
+    alert = parse(response.data).find(role="alert").text
+    assert "Une seule carte ×2" in alert and "Alice et Chloé" in alert and "108" in alert
+    text = response.get_data(as_text=True)
+    assert 'value="109"' in text and 'value="171"' in text
+
+
+def test_a_flip_7_tie_for_the_highest_total_at_the_end_plays_another_round(app, client):
+    public_id = start_game(client, ["Alice", "Bruno", "Chloé"], game="flip-7")
+    play_rounds(client, public_id, [106, 106, 20], [106, 106, 0])
+    address = share(client, public_id)
+
+    page = game_page(client, public_id)
+    followed = parse(new_device(app).get(address).data)
+
+    for shown in (page, followed):
+        said = status_text(shown)
+        assert "Égalité à 212" in said and "une manche de plus, entre Alice et Bruno." in said
+        assert "gagne" not in said
+    assert field_labelled(page, "Alice") is not None  # the round form stays
+    assert "Pas encore de partie terminée" in statistics_text(
+        client
+    )  # a game going on is not counted
+
+    refused = play_round(client, public_id, 3, [5, 0, 12])  # Chloé does not play it
+    assert refused.status_code == 422
+    assert "Chloé : cette manche départage Alice et Bruno" in parse(refused.data).text
+
+    play_rounds(client, public_id, [5, 0, 0])
+
+    assert "Alice gagne avec 217 points" in status_text(game_page(client, public_id))
+
+
+def statistics_text(client) -> str:
+    return parse(client.get("/statistiques").data).find("main").text
+
+
+def test_the_rules_page_says_flip_7_s_x2_and_its_tie_in_each_language(client):
+    french = parse(client.get("/regles").data).find("main").text
+    english = parse(client.get("/regles", headers={"Accept-Language": "en"}).data).find("main").text
+    german = parse(client.get("/regles", headers={"Accept-Language": "de"}).data).find("main").text
+
+    assert "une manche de plus" in french
+    assert "dépasser 108 points" in french
+    assert "one more round" in english and "more than 108 points" in english
+    assert "eine Runde mehr" in german and "mehr als 108 Punkte" in german

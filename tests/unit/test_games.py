@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app import rules
 from app.rules.games.flip7 import FLIP7, reachable_scores
@@ -138,3 +140,112 @@ def test_a_sheet_takes_the_scores_as_points_only_where_the_game_says_so(game):
     changed = any(game.points(rules.RoundScores(s, e)) != s for s, e in rounds)
 
     assert game.scores_are_points is not changed
+
+
+def test_flip_7_s_best_hand_without_the_x2_makes_108():
+    """Seven numbers 6 to 12 (63), +2 … +10 (30), the Flip 7's 15: the deck's one ×2 alone goes
+    past it."""
+    assert FLIP7.most_without_double == 63 + 30 + 15
+
+
+def test_flip_7_refuses_two_players_above_108_in_one_round_and_names_them():
+    with pytest.raises(rules.Refusal) as refused:
+        FLIP7.check_round(rules.RoundScores((109, 40, 171)), TRIO)
+
+    said = str(refused.value.whole[0])
+    assert "Une seule carte ×2" in said and "Alice" in said and "Chloé" in said
+    assert "Bruno" not in said and "108" in said
+    assert not refused.value.fields  # neither score is wrong alone
+
+
+def test_flip_7_takes_one_player_above_108_and_two_at_108():
+    assert FLIP7.check_round(rules.RoundScores((171, 108, 108)), TRIO).scores == (171, 108, 108)
+
+
+@settings(max_examples=200)
+@given(st.lists(st.sampled_from(sorted(reachable_scores())), min_size=2, max_size=10))
+def test_a_flip_7_round_of_hands_is_refused_exactly_when_two_go_past_108(scores):
+    players = tuple(f"P{seat}" for seat in range(len(scores)))
+    doubled = sum(score > 108 for score in scores)
+    try:
+        FLIP7.check_round(rules.RoundScores(tuple(scores)), players)
+    except rules.Refusal:
+        assert doubled > 1
+    else:
+        assert doubled <= 1
+
+
+def flip_7_sheet(*rounds: tuple[int, ...]) -> rules.Scoresheet:
+    return rules.Scoresheet(TRIO, rounds, rules.GameRules.of(FLIP7))
+
+
+def test_a_flip_7_tie_for_the_highest_total_at_the_end_plays_another_round():
+    sheet = flip_7_sheet((106, 106, 20), (106, 106, 0))  # 212, 212, 20
+
+    assert not sheet.is_over and sheet.winners == frozenset()
+    assert str(rules.play_on(sheet)) == (
+        "Égalité à 212\u202f: une manche de plus, entre Alice, Bruno."
+    )
+    assert rules.result_of(sheet) is None
+    assert [line.warning for line in sheet.standings] == [None] * 3  # no margin, no alarm
+
+
+def test_the_round_after_a_flip_7_tie_ends_the_game_when_one_is_ahead():
+    sheet = flip_7_sheet((106, 106, 20), (106, 106, 0), (5, 0, 0))
+
+    assert sheet.is_over and sheet.winners == {0} and rules.play_on(sheet) is None
+
+
+def test_a_flip_7_tie_below_the_best_total_does_not_play_on():
+    sheet = flip_7_sheet((104, 90, 90), (108, 110, 110))  # 212, 200, 200
+
+    assert sheet.is_over and sheet.winners == {0}
+
+
+def test_a_flip_7_tie_after_its_number_of_rounds_plays_on_too():
+    game_rules = rules.GameRules.of(FLIP7, end=rules.EndRule.ROUNDS, round_count=1)
+    sheet = rules.Scoresheet(TRIO, ((40, 40, 3),), game_rules)
+
+    assert not sheet.is_over and "une manche de plus" in str(rules.play_on(sheet))
+    assert sheet.with_round((1, 0, 0)).is_over
+
+
+def test_a_skyjo_tie_still_shares_the_win():
+    sheet = rules.Scoresheet(TRIO, ((50, 50, 100),), rules.GameRules.of(SKYJO))
+
+    assert sheet.is_over and sheet.winners == {0, 1} and rules.play_on(sheet) is None
+
+
+def test_a_free_game_won_by_the_highest_total_shares_a_tie_at_the_end():
+    game_rules = rules.GameRules.of(FREE_GAME, limit=50, chosen_best=rules.Best.HIGHEST)
+    sheet = rules.Scoresheet(TRIO, ((60, 60, 10),), game_rules)
+
+    assert sheet.is_over and sheet.winners == {0, 1} and rules.play_on(sheet) is None
+
+
+@settings(max_examples=200)
+@given(
+    st.lists(
+        st.lists(st.sampled_from(sorted(reachable_scores())), min_size=3, max_size=3),
+        max_size=8,
+    )
+)
+def test_a_finished_flip_7_game_has_one_winner(rounds):
+    sheet = flip_7_sheet(*map(tuple, rounds))
+
+    if sheet.is_over:
+        assert len(sheet.winners) == 1
+    assert (rules.play_on(sheet) is not None) == (
+        not sheet.is_over and sheet.rules.reaches_end(sheet.totals, len(sheet.rounds))
+    )
+
+
+def test_only_the_tied_players_score_in_the_round_that_breaks_a_flip_7_tie():
+    sheet = flip_7_sheet((106, 106, 20), (106, 106, 0))
+
+    with pytest.raises(rules.Refusal) as refused:
+        sheet.check_round((5, 0, 12))
+
+    assert list(refused.value.fields) == [2]
+    assert "départage Alice, Bruno" in str(refused.value.fields[2])
+    assert sheet.check_round((5, 0, 0)).scores == (5, 0, 0)

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.rules import GAMES, EndRule, GameRules, Scoresheet, ranks
+from app.rules import GAMES, Best, EndRule, GameRules, Scoresheet, placings, ranks
 from app.rules.scoreboard import offline_warnings
 
 NAMES = ("Alice", "Bruno", "Chloé")
@@ -77,13 +77,108 @@ def test_with_66_or_more_the_last_safe_total_is_65():
 
 
 def test_a_game_scored_in_points_warns_in_points():
-    """The evening's report: Flip 7 at 199 said « la moindre tête finit la partie »."""
-    flip_7 = GameRules.of(GAMES["flip-7"])
-    sheet = Scoresheet(("Alice", "Bruno"), ((145, 1), (54, 1)), flip_7)
+    """The evening's report: a game in points at its limit said « la moindre tête »."""
+    skyjo = GameRules.of(GAMES["skyjo"])
+    sheet = Scoresheet(("Alice", "Bruno"), ((99, 1),), skyjo)
 
     said = "À la limite\u202f: le moindre point finit la partie"
-    assert sheet.totals[0] == flip_7.last_allowed and str(sheet.standings[0].warning) == said
-    assert said in map(str, offline_warnings(flip_7))  # the same words offline (tally.js)
+    assert sheet.totals[0] == skyjo.last_allowed and str(sheet.standings[0].warning) == said
+    assert said in map(str, offline_warnings(skyjo))  # the same words offline (tally.js)
+
+
+@pytest.mark.parametrize(
+    "game_rules, margin",
+    [
+        (GameRules(), 10),
+        (GameRules(limit=200), 10),  # 6 qui prend's heads, whatever the limit
+        (GameRules.of(GAMES["skyjo"]), 25),
+        (GameRules.of(GAMES["flip-7"]), 30),
+        (GameRules.of(GAMES["libre"], limit=300), 30),  # a tenth of the table's limit
+        (GameRules.of(GAMES["libre"], limit=5), 1),
+        (GameRules.of(GAMES["libre"], limit=5000), 50),  # the page carries one word a margin
+    ],
+)
+def test_the_margin_that_warns_is_the_game_s_own(game_rules, margin):
+    assert game_rules.margin == margin
+    assert len(offline_warnings(game_rules)) == margin + 2  # from -1 to the margin
+
+
+@pytest.mark.parametrize("key, margin", [("skyjo", 25), ("flip-7", 30)])
+def test_a_player_just_within_the_game_s_margin_has_words_and_just_past_it_none(key, margin):
+    game_rules = GameRules.of(GAMES[key])
+    assert game_rules.last_allowed is not None
+    total = game_rules.last_allowed - margin
+    near = Scoresheet(("Alice", "Bruno"), ((total, 0),), game_rules).standings[0]
+    far = Scoresheet(("Alice", "Bruno"), ((total - 1, 0),), game_rules).standings[0]
+
+    assert near.warning is not None and far.warning is None
+
+
+@pytest.mark.parametrize(
+    "total, said",
+    [
+        (170, "À 30 points de la victoire"),
+        (195, "À 5 points de la victoire"),
+        (199, "À 1 point de la victoire"),
+    ],
+)
+def test_a_flip_7_player_near_200_is_told_how_far_victory_is_not_warned(total, said):
+    """Issue 43: Flip 7 at 195 read « Marge avant la fin : 4 » in red, for who was about to win."""
+    sheet = Scoresheet(("Alice", "Bruno"), ((total, 0),), GameRules.of(GAMES["flip-7"]))
+
+    line = sheet.standings[0]
+    assert (str(line.warning), line.danger) == (said, False)
+
+
+def test_a_free_game_won_by_the_highest_total_speaks_of_victory_too():
+    game_rules = GameRules.of(GAMES["libre"], limit=100, chosen_best=Best.HIGHEST)
+    line = Scoresheet(("Alice", "Bruno"), ((97, 0),), game_rules).standings[0]
+
+    assert (str(line.warning), line.danger) == ("À 3 points de la victoire", False)
+
+
+def test_a_game_won_by_the_lowest_total_still_warns_of_danger():
+    line = Scoresheet(("Alice", "Bruno"), ((60, 0),)).standings[0]
+
+    assert line.danger and str(line.warning) == "Marge avant la fin\u202f: 6"
+
+
+def test_who_reached_the_end_of_a_game_won_by_the_highest_is_not_noted_as_crossing():
+    """No « A atteint 200 » in red on the winner's line of the result and its image."""
+    sheet = Scoresheet(("Alice", "Bruno"), ((171, 20), (29, 20)), GameRules.of(GAMES["flip-7"]))
+
+    assert sheet.is_over and [line.note for line in placings(sheet)] == [None, None]
+    assert [line.warning for line in sheet.standings] == [None, None]
+
+
+def test_who_passed_the_end_of_a_game_won_by_the_lowest_is_still_noted():
+    sheet = Scoresheet(("Alice", "Bruno"), ((70, 20),))
+
+    assert [line.note and str(line.note) for line in placings(sheet)] == [None, "A dépassé 66"]
+
+
+@given(
+    st.sampled_from(
+        [
+            GameRules.of(GAMES["flip-7"]),
+            GameRules.of(GAMES["libre"], limit=150, chosen_best=Best.HIGHEST),
+            GameRules.of(GAMES["libre"], limit=20, chosen_best=Best.HIGHEST),
+        ]
+    ),
+    st.lists(st.integers(0, 400), min_size=2, max_size=10),
+)
+def test_where_the_highest_wins_no_row_warns_of_danger_and_words_say_the_way_to_victory(
+    game_rules, totals
+):
+    players = tuple(f"P{seat}" for seat in range(len(totals)))
+    sheet = Scoresheet(players, (tuple(totals),), game_rules)
+
+    for line in sheet.standings:
+        assert not line.danger
+        if line.warning is not None:
+            assert line.warning.values["num"] == game_rules.limit - line.total
+            assert "victoire" in str(line.warning)
+    assert None in offline_warnings(game_rules)[:1]  # past the end: the status speaks
 
 
 def test_the_gauge_goes_to_the_limit_and_stops_there():

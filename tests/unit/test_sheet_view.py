@@ -8,7 +8,7 @@ from flask import url_for
 from markupsafe import Markup
 
 from app import rules
-from app.rules import GameRules, Scoresheet
+from app.rules import GAMES, GameRules, Scoresheet
 from app.web.sheet_view import score_lines, sheet_rows
 
 N = "\u202f"  # French puts a narrow no-break space before a colon
@@ -83,3 +83,23 @@ def test_only_a_name_with_a_word_no_phone_has_the_room_for_may_break_inside(spea
         lines = score_lines(played)
 
     assert [line.long_word for line in lines] == [True, False, False]
+
+
+def test_a_game_won_by_the_highest_keeps_its_gauge_s_good_colour_and_its_words_calm(speaking):
+    """Issue 43: Flip 7's leader near 200 is about to win, not in danger."""
+    played = Scoresheet(("Alice", "Bruno"), ((100, 20), (95, 20)), GameRules.of(GAMES["flip-7"]))
+
+    with speaking("en"):
+        alice, _ = score_lines(played)
+
+    assert (alice.limit, alice.low, alice.danger) == (200, None, False)
+    assert alice.warning == "5 points from victory"
+
+
+def test_a_skyjo_gauge_turns_at_its_own_margin(speaking):
+    played = Scoresheet(("Alice", "Bruno"), ((80, 20),), GameRules.of(GAMES["skyjo"]))
+
+    with speaking("fr"):
+        alice, _ = score_lines(played)
+
+    assert (alice.low, alice.danger) == (75, True)  # 100 − 25

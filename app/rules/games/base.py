@@ -62,6 +62,12 @@ class RoundGame(abc.ABC):
     # False where `points` changes a round's typed scores (Skyjo): a sheet of any other game
     # takes its rounds as its points, without asking round by round (3,000 games: 40 ms).
     scores_are_points: bool = True
+    # Within this many points of the end, a player's row says so. A game's own: 6 qui prend's
+    # players take about 10 heads a round; Skyjo's and Flip 7's rounds reach 140 and 171.
+    close_to_end: int = 10
+    # A tie for the best total at the end plays another round rather than sharing the win
+    # (Flip 7: The Op's FAQ); the game goes on until one is ahead.
+    tie_plays_on: bool = False
 
     @abc.abstractmethod
     def check_round(
@@ -71,6 +77,10 @@ class RoundGame(abc.ABC):
 
         The numbers come parsed (forms and imports read the text); `pro` is 6 qui prend's
         variant, which the other games do not offer."""
+
+    def margin(self, limit: int) -> int:
+        """Return how near `limit` a total is when its row says so (most games: close_to_end)."""
+        return self.close_to_end
 
     def points(self, typed: RoundScores) -> tuple[int, ...]:
         """Return the points each player scores for a round as typed (most games: the scores)."""

@@ -7,7 +7,7 @@ from functools import cache
 from itertools import combinations
 
 from app.rules.games.base import Best, EndRule, RoundGame, RoundScores
-from app.rules.messages import N_, Message, Refusal
+from app.rules.messages import N_, Message, Names, Refusal
 
 NUMBERS = range(13)  # number cards 0 to 12; a hand holds each at most once (a second one busts)
 ADDED = (2, 4, 6, 8, 10)  # the +N modifiers, one of each
@@ -17,17 +17,24 @@ LIMIT = 200
 
 
 @cache
-def reachable_scores() -> frozenset[int]:
+def reachable_scores(factors: tuple[int, ...] = (1, 2)) -> frozenset[int]:
     """Return every score a hand can make: its numbers, doubled by the ×2 (numbers only), plus
-    the +N cards it holds, plus 15 for a Flip 7; and 0, a bust."""
+    the +N cards it holds, plus 15 for a Flip 7; and 0, a bust. `factors`: (1,) for a hand
+    without the ×2."""
     added = {sum(cards) for k in range(len(ADDED) + 1) for cards in combinations(ADDED, k)}
     scores = {0}
     for count in range(FLIP_7 + 1):
         bonus = FLIP_7_BONUS if count == FLIP_7 else 0
         for numbers in combinations(NUMBERS, count):
-            for factor in (1, 2):
+            for factor in factors:
                 scores |= {sum(numbers) * factor + more + bonus for more in added}
     return frozenset(scores)
+
+
+def most_without_double() -> int:
+    """Return the best a hand makes without the ×2 (108): the deck holds one ×2, so in one round
+    at most one player scores more."""
+    return max(reachable_scores((1,)))
 
 
 def _unreachable_note() -> Message:
@@ -39,6 +46,17 @@ def _unreachable_note() -> Message:
         "main ne les fait.",
         top=top,
         missing=f"{missing[0]}, {missing[1]} … {missing[-1]}",
+    )
+
+
+def _one_double(players: Sequence[str], doubled: Sequence[int], most: int) -> Message:
+    """Say why two scores above 108 cannot share a round, naming their players (a round-wide
+    refusal: neither score is wrong alone)."""
+    return N_(
+        "Une seule carte ×2 dans le paquet : %(names)s ne peuvent pas tous dépasser "
+        "%(most)s points dans la même manche (au-delà, il faut le ×2).",
+        names=Names(tuple(players[seat] for seat in doubled)),
+        most=most,
     )
 
 
@@ -57,12 +75,20 @@ class Flip7(RoundGame):
     bgg_id = 420087
     bgstats_name = "Flip 7"
     score_range = (0, max(reachable_scores()))
+    # A hand that does not bust makes some 20 to 40 points: within 30 of 200, a good round wins.
+    close_to_end = 30
+    tie_plays_on = True
+
+    @property
+    def most_without_double(self) -> int:
+        """The rules page's figure: above it, a hand holds the deck's one ×2."""
+        return most_without_double()
 
     def check_round(
         self, typed: RoundScores, players: Sequence[str], *, pro: bool = False
     ) -> RoundScores:
         """Refuse a score no hand can make (past 144 only the ×2 with seven cards goes, and its
-        +15 makes it odd)."""
+        +15 makes it odd), and two hands above 108 in one round (the deck has one ×2)."""
         if len(typed.scores) != len(players):
             raise Refusal.of(N_("Il faut %(players)s scores, un par joueur.", players=len(players)))
         errors = {
@@ -72,6 +98,10 @@ class Flip7(RoundGame):
         }
         if errors:
             raise Refusal(errors, [])
+        most = most_without_double()
+        doubled = [seat for seat, score in enumerate(typed.scores) if score > most]
+        if len(doubled) > 1:
+            raise Refusal.of(_one_double(players, doubled, most))
         return RoundScores(typed.scores)
 
 

@@ -12,6 +12,9 @@ from app.rules.messages import N_, Refusal
 SCORE_RANGE = (-99_999, 99_999)
 # Any limit rounds of such scores reach: Belote is played to 1,000 or 2,000, Mille Bornes to 5,000.
 LIMIT_RANGE = (1, 999_999)
+# The page carries a row's words for each margin, for the rounds counted offline
+# (scoreboard.offline_warnings): 52 of them at most, not 100,000 for a game to 999,999.
+MOST_MARGIN = 50
 
 
 class FreeGame(RoundGame):
@@ -30,6 +33,11 @@ class FreeGame(RoundGame):
     bgstats_name = ""  # the name the table typed
     score_range = SCORE_RANGE
     limit_range = LIMIT_RANGE
+
+    def margin(self, limit: int) -> int:
+        """A tenth of the limit the table chose (its scores are whatever its game's are: a Yams
+        to 300, a Belote to 1,000), at most MOST_MARGIN."""
+        return max(1, min(limit // 10, MOST_MARGIN))
 
     def check_round(
         self, typed: RoundScores, players: Sequence[str], *, pro: bool = False

@@ -31,6 +31,9 @@ class Skyjo(RoundGame):
     round_ender = True
     scores_are_points = False
     score_range = (LOWEST_SCORE, HIGHEST_SCORE)
+    # A round's scores run to 140, but most hands end between 10 and 30 points: within 25 of
+    # 100, one more round may well end the game.
+    close_to_end = 25
 
     def check_round(
         self, typed: RoundScores, players: Sequence[str], *, pro: bool = False

@@ -7,6 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from .assistant_pages import AssistantPage
 from .pages import GamePage, HomePage, NewGamePage
 
 pytestmark = pytest.mark.e2e
@@ -101,3 +102,21 @@ def test_a_typographic_minus_is_a_minus_in_skyjo_without_javascript(page: Page):
     assert submit(page, game.validate) == 303
 
     game.expect_totals({"Alice": -5, "Bruno": 24})
+
+
+def test_a_card_that_is_no_number_is_refused_and_kept_by_the_assistant_without_javascript(
+    page: Page,
+):
+    """A number field sent "" for « 5- »: the assistant asked for a card, the text typed gone."""
+    game = NewGamePage(page).open().start_game(["Alice", "Bruno"])
+    assistant = AssistantPage.open_from(game)
+    assistant.type_rows([18, 31, 47])
+    assistant.row_field(4).press_sequentially("5-")
+
+    assert submit(page, assistant.lay_rows) == 422
+
+    expect(assistant.row_field(4)).to_have_accessible_description(
+        re.compile("« 5- » n’est pas un numéro de carte")
+    )
+    expect(assistant.row_field(4)).to_have_value("5-")
+    expect(assistant.row_field(1)).to_have_value("18")

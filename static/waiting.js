@@ -230,8 +230,8 @@
       document.getElementById(id)?.closest(".row-error")?.remove(); // the server's, of a value gone
       const row = field.closest("tr");
       const name = Object.assign(document.createElement("bdi"), { textContent: nameOf(row) });
-      const message = fill(_("« %(typed)s » n’est pas un nombre entier."), { typed: field.value.trim().slice(0, 20) });
-      const [before, after] = fill(_("%(name)s : %(message)s"), { name: "\0", message }).split("\0");
+      const message = fill(_("« %(typed)s » n’est pas un nombre entier."), { typed: field.value.trim().slice(0, 20) });
+      const [before, after] = fill(_("%(name)s : %(message)s"), { name: "\0", message }).split("\0");
       const text = Object.assign(document.createElement("p"), { className: "field-error", id });
       text.append(before, name, after);
       const line = Object.assign(document.createElement("tr"), { className: "row-error" });

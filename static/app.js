@@ -39,9 +39,10 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
-// Text that is no number (« 5- », « e ») leaves a number field empty, which would count as 0:
-// the form is not sent, and the browser says what is wrong in that field (its own words: the
-// page has the field's value only as "", which the server cannot tell from a field left empty).
+// Text that is no number (« 5- », « e ») leaves a number field (a limit, a card of the
+// assistant) empty, which the server cannot tell from a field left empty: the form is not sent,
+// and the browser says what is wrong in that field (its own words: the page has only ""). Score
+// fields are text fields (templates/game/_score_input.html): the server reads and refuses them.
 document.addEventListener(
   "submit",
   (event) => {

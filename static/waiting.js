@@ -40,7 +40,16 @@
   // A queue item is a submitted form: {page, action, number, fields, round}.
   const here = () => read().filter((item) => item.page === page && item.round);
   const same = (a, b) => a.action === b.action && a.number === b.number;
-  const headsOf = (item) => item.fields.filter(([name]) => name.startsWith("heads-")).map(([, value]) => Math.trunc(+value) || 0);
+  // A typed score as the server reads it (app/web/forms.py's score_number): a whole number, maybe
+  // after a minus as phones type it (« -5 », « −5 », « –5 »); blank is 0; anything else null.
+  const scoreOf = (typed) => {
+    const text = typed.trim();
+    const sign = /^[-\u2212\u2013]/.test(text) ? -1 : 1;
+    const digits = /^[-\u2212\u2013+]/.test(text) ? text.slice(1).trim() : text;
+    if (!text) return 0;
+    return /^[0-9]+$/.test(digits) ? sign * Number(digits) : null;
+  };
+  const headsOf = (item) => item.fields.filter(([name]) => name.startsWith("heads-")).map(([, value]) => scoreOf(value) ?? 0);
   const enderOf = (item) => {
     const seat = item.fields.find(([name]) => name === "ended_by")?.[1];
     return seat ? +seat : null; // « A fini la manche », where the game asks (Skyjo)
@@ -96,7 +105,13 @@
     if (!number(old) || number(old) !== number(fresh)) return false;
     const typed = fieldsIn(old);
     fieldsIn(fresh).forEach((field, seat) => (field.value = typed[seat]?.value ?? ""));
+    chooseEnder(fresh, old.querySelector("[name=ended_by]:checked")?.value);
     return true;
+  }
+
+  // « A fini la manche » (Skyjo): the seat chosen, or no one.
+  function chooseEnder(part, seat) {
+    for (const radio of part.querySelectorAll("[name=ended_by]")) radio.checked = radio.value === seat;
   }
 
   // Count the waiting rounds in this copy of #game as the server will once they are recorded:
@@ -157,6 +172,8 @@
       field.removeAttribute("aria-invalid");
       field.removeAttribute("aria-describedby");
     }
+    // Who ended the round waiting did not end the next: kept, it doubled the next round too.
+    chooseEnder(copy, null);
     if (!counted.over) return "";
     // No round after the end: the form goes until the end is recorded, or taken back.
     copy.querySelectorAll("#round-form, #scores .entry").forEach((element) => (element.hidden = true));
@@ -199,8 +216,43 @@
     return write(items);
   }
 
+  // A score that is no whole number (« 5- », « 1.5 ») is refused beside its field, in the
+  // server's words: kept, it would count as 0 until sent, then come back refused. True if any is.
+  function refuseUnreadable(form) {
+    document.querySelectorAll("[data-unreadable]").forEach((element) => element.remove());
+    const fields = [...form.elements].filter((field) => field.matches("[data-heads]"));
+    for (const field of fields) {
+      if (field.hasAttribute("aria-describedby") && !document.getElementById(field.getAttribute("aria-describedby"))) {
+        field.removeAttribute("aria-invalid");
+        field.removeAttribute("aria-describedby");
+      }
+    }
+    const wrong = fields.filter((field) => scoreOf(field.value) === null);
+    for (const field of wrong) {
+      const id = `${field.id}-error`;
+      document.getElementById(id)?.closest(".row-error")?.remove(); // the server's, of a value gone
+      const row = field.closest("tr");
+      const name = Object.assign(document.createElement("bdi"), { textContent: nameOf(row) });
+      const message = fill(_("« %(typed)s » n’est pas un nombre entier."), { typed: field.value.trim().slice(0, 20) });
+      const [before, after] = fill(_("%(name)s : %(message)s"), { name: "\0", message }).split("\0");
+      const text = Object.assign(document.createElement("p"), { className: "field-error", id });
+      text.append(before, name, after);
+      const line = Object.assign(document.createElement("tr"), { className: "row-error" });
+      line.dataset.unreadable = "";
+      line.append(Object.assign(document.createElement("td"), { colSpan: 4 }));
+      line.cells[0].append(text);
+      row.after(line);
+      field.setAttribute("aria-invalid", "true");
+      field.setAttribute("aria-describedby", id);
+    }
+    wrong[0]?.focus();
+    wrong[0]?.select();
+    return wrong.length > 0;
+  }
+
   // A round that cannot go now: it waits, shown, and the form is for the next one.
   function submitLater(form) {
+    if (refuseUnreadable(form)) return;
     sqp.note = keep(form) ? "" : sqp.unsent;
     if (!sqp.note) {
       const messages = document.getElementById("messages"); // e.g. « Manche 8 annulée » is past
@@ -231,6 +283,7 @@
     document.querySelectorAll("[data-round-number]").forEach((element) => (element.textContent = item.number));
     const fields = fieldsIn(document);
     for (const field of fields) field.value = values[field.name] ?? "";
+    chooseEnder(document, values.ended_by);
     // Selected, as a field reached by Tab is: a digit typed now replaces the value (a caret
     // before it, where a script's focus puts it, made « 1 » then « 9 » read « 19 »).
     fields[0]?.focus();

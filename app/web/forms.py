@@ -307,7 +307,8 @@ def carried_heads(args: Mapping[str, str], players: int) -> dict[int, int]:
     carried: dict[int, int] = {}
     for seat in range(players):
         typed = args.get(f"heads-{seat}", "")
-        digits = typed.removeprefix("-")
+        negative = typed[:1] != "" and typed[0] in MINUS_SIGNS  # « −5 » too, as the form reads it
+        digits = typed[1:] if negative else typed
         if digits.isascii() and digits.isdigit() and len(digits) <= LONGEST_NUMBER:
-            carried[seat] = int(typed)
+            carried[seat] = -int(digits) if negative else int(digits)
     return carried

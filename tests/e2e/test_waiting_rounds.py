@@ -47,17 +47,21 @@ def phone_page(context: BrowserContext, *, secure: bool) -> Page:
     return page
 
 
-def start(page: Page, *, controlled: bool = False, end: str | None = None) -> GamePage:
+def start(
+    page: Page, *, controlled: bool = False, end: str | None = None, game: str | None = None
+) -> GamePage:
     # By the form itself: the test's own request client cannot resolve the LAN name.
     form = NewGamePage(page).open()
+    if game:
+        page.get_by_role("group", name="Jeu").get_by_role("radio", name=game, exact=True).check()
     if end:
         page.get_by_label(end, exact=True).check()
-    game = form.start_game(NAMES)
+    started = form.start_game(NAMES)
     if controlled and page.evaluate("'serviceWorker' in navigator && window.isSecureContext"):
         page.evaluate("navigator.serviceWorker.ready.then(() => true)")
         page.reload()  # from now on the worker answers this page (and keeps a copy)
         assert page.evaluate("navigator.serviceWorker.controller !== null")
-    return game
+    return started
 
 
 def another_phone(context: BrowserContext, base_url: str) -> requests.Session:
@@ -420,3 +424,51 @@ def test_a_waiting_round_recorded_meanwhile_by_another_phone_comes_back_for_the_
     expect(game.sheet.get_by_text("en attente")).to_have_count(0)
     totals = {name: 1 + sum(heads[seat] for heads in after) for seat, name in enumerate(NAMES)}
     expect_recorded(game, totals, rounds=1 + len(after))
+
+
+def test_a_score_that_is_no_whole_number_is_refused_offline_beside_its_field_not_kept(phone):
+    """Kept, « 5- » counted 0 in the totals until it was sent, then came back refused."""
+    context, page = phone
+    game = start(page)
+    context.set_offline(True)
+
+    game.enter_round(NAMES, ["5-", 2, 0])
+
+    alice = game.heads_field("Alice")
+    expect(alice).to_have_accessible_description(re.compile("« 5- » n’est pas un nombre entier"))
+    expect(alice).to_be_focused()
+    expect(alice).to_have_value("5-")
+    expect(waiting_line(game, 1)).to_have_count(0)
+    alice.fill("5")
+    game.validate.click()
+    expect(waiting_line(game, 1)).to_be_visible()
+    expect(game.page.get_by_text("n’est pas un nombre entier")).to_have_count(0)
+    context.set_offline(False)
+    expect_recorded(game, {"Alice": 5, "Bruno": 2, "Chloé": 0}, rounds=1)
+
+
+def test_who_ended_a_waiting_skyjo_round_is_not_chosen_for_the_next(phone):
+    """The report: « A fini la manche » stayed checked after a round kept offline, and the next
+    round went with the old closer, doubled (30 became « 60 ×2 »)."""
+    context, page = phone
+    game = start(page, game="Skyjo")
+    enders = page.get_by_role("group", name="A fini la manche")
+    context.set_offline(True)
+    enders.get_by_role("radio", name="Bruno").check()
+    game.enter_round(NAMES, ["\u22125", 15, 20])  # the typographic minus of a phone's symbols
+    expect(waiting_line(game, 1)).to_be_visible()
+    game.expect_totals({"Alice": -5, "Bruno": 30, "Chloé": 20})  # Bruno not the lowest: ×2
+
+    for name in NAMES:
+        expect(enders.get_by_role("radio", name=name)).not_to_be_checked()
+    enders.get_by_role("radio", name="Chloé").check()
+    game.enter_round(NAMES, [30, 5, 8])
+    expect(waiting_line(game, 2)).to_be_visible()
+    game.cancel.click()  # taken back: offered again as it was, closer included
+    expect(enders.get_by_role("radio", name="Chloé")).to_be_checked()
+    game.validate.click()
+    expect(waiting_line(game, 2)).to_be_visible()
+
+    context.set_offline(False)
+    expect(recorded_line(game, 2)).to_be_visible()
+    expect_recorded(game, {"Alice": 25, "Bruno": 35, "Chloé": 36}, rounds=2)

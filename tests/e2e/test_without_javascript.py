@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
+from .assistant_pages import AssistantPage
 from .pages import GamePage, HomePage, NewGamePage
 
 pytestmark = pytest.mark.e2e
@@ -63,3 +66,57 @@ def test_ten_players_can_be_seated_without_javascript(page: Page):
         expect(form.add_player).to_be_disabled()
     assert submit(page, form.start) == 303
     expect(GamePage(page).scoreboard.get_by_role("rowheader")).to_have_text(names)
+
+
+def test_a_score_that_is_no_whole_number_is_refused_beside_its_field_without_javascript(
+    page: Page,
+):
+    """A number field hands the server "" for « 5- » (a phone's number pad has « - » beside the
+    digits), which counted 0 without a word, and Chromium's drops the sign of « −5 »."""
+    game = NewGamePage(page).open().start_game(["Alice", "Bruno"])
+    game.heads_field("Alice").press_sequentially("5-")  # keys, as a person types them
+    game.heads_field("Bruno").press_sequentially("\u22125")
+
+    assert submit(page, game.validate) == 422
+
+    alice, bruno = game.heads_field("Alice"), game.heads_field("Bruno")
+    expect(alice).to_have_accessible_description(re.compile("« 5- » n’est pas un nombre entier"))
+    expect(alice).to_have_value("5-")
+    expect(bruno).to_have_value("\u22125")
+    expect(game.round_line(1)).to_have_count(0)
+    alice.fill("5")
+    assert submit(page, game.validate) == 422  # −5 is read, and 6 qui prend has no negative
+    expect(bruno).to_have_accessible_description(re.compile("de 0 à 79 têtes"))
+    expect(game.round_line(1)).to_have_count(0)
+
+
+def test_a_typographic_minus_is_a_minus_in_skyjo_without_javascript(page: Page):
+    form = NewGamePage(page).open()
+    page.get_by_role("group", name="Jeu").get_by_role("radio", name="Skyjo").check()
+    game = form.start_game(["Alice", "Bruno"])
+    game.heads_field("Alice").press_sequentially("\u22125")
+    game.heads_field("Bruno").press_sequentially("12")
+    enders = page.get_by_role("group", name="A fini la manche")
+    enders.get_by_role("radio", name="Bruno").check()
+
+    assert submit(page, game.validate) == 303
+
+    game.expect_totals({"Alice": -5, "Bruno": 24})
+
+
+def test_a_card_that_is_no_number_is_refused_and_kept_by_the_assistant_without_javascript(
+    page: Page,
+):
+    """A number field sent "" for « 5- »: the assistant asked for a card, the text typed gone."""
+    game = NewGamePage(page).open().start_game(["Alice", "Bruno"])
+    assistant = AssistantPage.open_from(game)
+    assistant.type_rows([18, 31, 47])
+    assistant.row_field(4).press_sequentially("5-")
+
+    assert submit(page, assistant.lay_rows) == 422
+
+    expect(assistant.row_field(4)).to_have_accessible_description(
+        re.compile("« 5- » n’est pas un numéro de carte")
+    )
+    expect(assistant.row_field(4)).to_have_value("5-")
+    expect(assistant.row_field(1)).to_have_value("18")

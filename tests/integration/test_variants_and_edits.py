@@ -292,8 +292,9 @@ def test_saving_an_edit_changes_the_round_and_the_totals(client):
     [
         # which values are refused: test_games.py::test_impossible_heads_in_an_edit_raise_…
         ([98, 1, 1], ["Alice"], "au plus 97"),
+        (["5-", 1, 1], ["Alice"], "« 5- » n’est pas un nombre entier"),
     ],
-    ids=["over the player bound"],
+    ids=["over the player bound", "not a whole number"],
 )
 def test_an_invalid_edit_is_refused_like_a_new_round_and_nothing_is_saved(
     client, app, heads, wrong, says

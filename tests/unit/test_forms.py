@@ -28,10 +28,12 @@ def test_a_blank_field_counts_as_zero(blank):
     assert round_form("3", blank, "4").heads_taken() == [3, 0, 4]
 
 
-@pytest.mark.parametrize(
-    "typed",
-    ["1.5", "--3", "abc", "١٢", "１２", "+-3", "1e2", "0x1f", "1 2", "½", "²", "12a", "3,0"],
-)
+# Anything but ASCII digits, after a minus at most: a sign after the number (« 5- », a phone's
+# number pad has « - » beside the digits), a sign alone, a decimal, other scripts' digits.
+UNREADABLE = ["1.5", "5-", "-", "\u2212", "--3", "+-3", "abc", "١٢", "１２", "1e2", "0x1f"]
+
+
+@pytest.mark.parametrize("typed", [*UNREADABLE, "1 2", "½", "²", "12a", "3,0"])
 def test_anything_but_ascii_digits_is_refused_at_its_seat(typed):
     with pytest.raises(Refusal) as refused:
         round_form("3", typed, "4").heads_taken()
@@ -142,9 +144,9 @@ def test_an_unknown_end_rule_is_the_rule_books():
 def test_an_address_carries_whole_numbers_a_free_games_score_signed():
     address = {"heads-0": "5", "heads-1": "-2", "heads-2": "--1", "heads-3": "1200", "heads-4": "²"}
     address |= {"heads-5": "-", "heads-6": " 4", "heads-7": "-99999", "heads-8": "1234567"}
-    address |= {"heads-11": "7"}
+    address |= {"heads-9": "\u22123", "heads-11": "7"}
 
-    assert carried_heads(address, 10) == {0: 5, 1: -2, 3: 1200, 7: -99999}
+    assert carried_heads(address, 10) == {0: 5, 1: -2, 3: 1200, 7: -99999, 9: -3}
 
 
 @pytest.mark.parametrize("limit", ["1", "1000", "999999"])

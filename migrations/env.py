@@ -4,6 +4,8 @@ from logging.config import fileConfig
 from alembic import context
 from flask import current_app
 
+from app.storage import migrating
+
 # this is the Alembic Config object, which provides
 # access to the values within the .ini file in use.
 config = context.config
@@ -87,7 +89,8 @@ def run_migrations_online():
     with connectable.connect() as connection:
         context.configure(connection=connection, target_metadata=get_metadata(), **conf_args)
 
-        with context.begin_transaction():
+        # Replicas started together each migrate: one at a time (app/storage/migrating.py).
+        with context.begin_transaction(), migrating.one_at_a_time(connection):
             context.run_migrations()
 
 

@@ -6,6 +6,8 @@ runs them here with this virtualenv's flask and gunicorn, on an empty database, 
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import fnmatch
 import json
 import os
@@ -13,12 +15,16 @@ import re
 import shlex
 import subprocess
 import sys
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 
-from scripts.lib.phones import Phone, drop_database, round_form, stored_games
-from scripts.lib.servers import BIN, ROOT, Server, clean_env, free_port
+from app.storage import migrating
+from scripts.lib.phones import Database, Phone, drop_database, round_form, stored_games
+from scripts.lib.servers import BIN, ROOT, Server, clean_env, free_port, wait_until_healthy
 
 from .conftest import empty_database
 
@@ -169,3 +175,86 @@ def test_the_healthcheck_fails_once_the_database_is_gone(tmp_path):
     assert healthy.returncode == 0, healthy.stderr
     assert gone.returncode != 0
     assert b"HTTP Error 503" in gone.stderr  # the database is gone: try again later
+
+
+@contextlib.contextmanager
+def migration_lock_held(database: Database) -> Iterator[Callable[[], int]]:
+    """Hold the migration lock of app/storage/migrating.py, as a replica migrating would; yield
+    a count of the processes waiting for it."""
+    if database.backend == "postgresql":
+        engine = database.engine()
+        with engine.connect() as held:
+            held.execute(sa.text("SELECT pg_advisory_lock(:key)"), {"key": migrating.POSTGRES_LOCK})
+            held.commit()  # a session lock: it outlives the transaction
+
+            def waiting() -> int:
+                with engine.connect() as look:
+                    return look.execute(
+                        sa.text(
+                            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'"
+                            " AND NOT granted AND database = (SELECT oid FROM pg_database"
+                            " WHERE datname = current_database())"
+                        )
+                    ).scalar_one()
+
+            try:
+                yield waiting
+            finally:
+                held.execute(sa.text("SELECT pg_advisory_unlock_all()"))
+                held.commit()
+        engine.dispose()
+        return
+    assert database.path is not None
+    path = Path(migrating.lock_file(str(database.path)))
+    with path.open("a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        inode = os.fstat(held.fileno()).st_ino
+
+        def waiting() -> int:
+            # Linux lists a lock's waiters after « -> », with the file's device:inode.
+            lines = Path("/proc/locks").read_text().splitlines()
+            return sum(1 for line in lines if "->" in line and f":{inode} " in line)
+
+        yield waiting  # released when the file closes
+
+
+def test_two_replicas_started_together_on_an_empty_database_migrate_it_once_and_both_serve(
+    fresh_database, tmp_path
+):
+    # Both are let in only once both wait at the migration lock: « at the same moment » is then
+    # certain, not a matter of how fast each imports the app.
+    replicas = []
+    for name in ("web-1", "web-2"):
+        home = tmp_path / name
+        home.mkdir()
+        port = free_port()
+        env = container_env(fresh_database.url, home, port, SECRET_KEY="a-production-secret")
+        replicas.append(Server(entrypoint(), env, home / "container.log", port))
+
+    try:
+        with migration_lock_held(fresh_database) as waiting:
+            for replica in replicas:
+                replica.launch()
+            deadline = time.monotonic() + 60
+            while waiting() < 2:
+                assert time.monotonic() < deadline, [r.output()[-2000:] for r in replicas]
+                assert all(r.process.poll() is None for r in replicas), [
+                    r.output()[-2000:] for r in replicas
+                ]
+                time.sleep(0.05)
+        for replica in replicas:
+            wait_until_healthy(replica.url, within=60, process=replica.process, log=replica.log)
+        games = [Phone(replica.url).start_game(["Ana", "Bob"]) for replica in replicas]
+    finally:
+        for replica in replicas:
+            replica.stop()
+
+    upgrades = [
+        line
+        for replica in replicas
+        for line in replica.output().splitlines()
+        if "Running upgrade" in line
+    ]
+    revisions = list((ROOT / "migrations" / "versions").glob("*.py"))
+    assert len(upgrades) == len(revisions)  # each migration applied once, by one of them
+    assert set(stored_games(fresh_database)) == set(games)  # both served on the one schema

@@ -1,13 +1,15 @@
 """The hosted shape of compose.yaml, natively: Debian's nginx with deploy/nginx.conf in front of
 two app servers on one PostgreSQL and one Redis (no container registry here, so no Docker).
 
-Through nginx only: rounds, a follower's live stream whichever server holds it, rate limits
-counted once for both servers, and 200 half-sent requests during which rounds are answered.
+Through nginx only, on a port that is not 80: rounds, a follower's live stream whichever server
+holds it, the follow and scorer addresses (and their QR codes) with the port, rate limits counted
+once for both servers.
 """
 
 from __future__ import annotations
 
 import contextlib
+import html
 import importlib.util
 import re
 import secrets
@@ -21,8 +23,9 @@ from pathlib import Path
 import pytest
 import requests
 
+from app.web.filters import qr_code
 from scripts.lib.cafe import Followers, get
-from scripts.lib.phones import Database, Phone, round_form
+from scripts.lib.phones import Database, Phone, csrf_token, round_form
 from scripts.lib.servers import ROOT, free_port, migrate, server_env
 
 from .conftest import empty_database, running_server
@@ -61,11 +64,12 @@ def redis_server(folder: Path) -> Iterator[str]:
 
 @contextlib.contextmanager
 def nginx(folder: Path, upstreams: list[int]) -> Iterator[int]:
-    """Serve deploy/nginx.conf (its replicas replaced by these ports) on a port of its own."""
+    """Serve deploy/nginx.conf (its replicas' name replaced by these ports) on a port of its own,
+    not 80: the addresses the app writes must keep it."""
     port = free_port()
     site = (ROOT / "deploy" / "nginx.conf").read_text()
     servers = "".join(f"    server 127.0.0.1:{upstream};\n" for upstream in upstreams)
-    site = re.sub(r"(    server web-\d+:8000;\n)+", servers, site)
+    site = site.replace("    server web:8000;\n", servers)
     site = site.replace("listen 80;", f"listen 127.0.0.1:{port};")
     assert f"127.0.0.1:{upstreams[0]}" in site and f"127.0.0.1:{port}" in site
     temp = folder / "temp"
@@ -188,3 +192,44 @@ def test_rate_limits_count_once_for_both_servers_behind_nginx(hosted):
     statuses = [get(port, f"/suivre/{secrets.token_urlsafe(16)}")[0] for _ in range(30)]
     assert statuses == [404] * 20 + [429] * 10  # one count in Redis, whichever server answered
     assert served_by_both(logs, "/suivre/")
+
+
+def address_and_qr(page: str, path: str) -> tuple[str, str]:
+    """Return the address an address page shows under `path` (/suivre/, /rejoindre/), and the
+    address its QR code was drawn from."""
+    shown = re.search(rf'<a href="(https?://[^"]+{path}[A-Za-z0-9_-]+)"', page)
+    assert shown, page[:3000]
+    address = html.unescape(shown.group(1))
+    drawn = re.search(r'<figure class="follow-qr">\s*<img src="([^"]+)"', page)
+    assert drawn, page[:3000]
+    return address, html.unescape(drawn.group(1))
+
+
+def test_follow_and_scorer_addresses_keep_nginx_port_and_open_the_game(hosted):
+    origin = f"http://127.0.0.1:{hosted.port}"
+    owner = Phone(origin, timeout=10)
+    game = owner.start_game(["Ana", "Bob"])
+    page = owner.get(f"/parties/{game}/partage")
+    assert owner.post(f"/parties/{game}/partage", {"csrf_token": csrf_token(page.text)}).ok
+    follow, follow_qr = address_and_qr(owner.get(f"/parties/{game}/partage").text, "/suivre/")
+    page = owner.get(f"/parties/{game}/inviter")
+    assert owner.post(f"/parties/{game}/inviter", {"csrf_token": csrf_token(page.text)}).ok
+    scorer, scorer_qr = address_and_qr(owner.get(f"/parties/{game}/inviter").text, "/rejoindre/")
+
+    # What a phone does with the address it scanned: open it as it is, port and all.
+    follower = requests.get(follow, timeout=10)
+    guest = requests.Session()
+    invitation = guest.get(scorer, timeout=10)
+    joined = guest.post(
+        scorer, {"csrf_token": csrf_token(invitation.text)}, timeout=10, allow_redirects=False
+    )
+    seated = guest.get(origin + joined.headers["Location"], timeout=10, allow_redirects=False)
+
+    assert follow.startswith(origin + "/suivre/")
+    assert scorer.startswith(origin + "/rejoindre/")
+    assert follow_qr == qr_code(follow)
+    assert scorer_qr == qr_code(scorer)
+    assert follower.status_code == 200 and "Ana" in follower.text
+    assert joined.status_code == 303
+    assert joined.headers["Location"].endswith(f"/parties/{game}")
+    assert seated.status_code == 200 and "Bob" in seated.text

@@ -158,10 +158,10 @@ def rematch(public_id: str, device_hash: str | None, version: int | None) -> Sav
 
 
 REOPENED = N_(
-    "La partie a changé sur un autre téléphone ou un autre onglet : elle n’est plus celle que "
-    "montrait cette page. Aucune nouvelle partie n’a été commencée ; voici la feuille à jour."
+    "La partie a changé sur un autre téléphone ou un autre onglet : elle n’est plus celle que "
+    "montrait cette page. Aucune nouvelle partie n’a été commencée ; voici la feuille à jour."
 )
 NOT_OVER = N_(
-    "La partie n’est pas terminée : « Rejouer avec les mêmes joueurs » vient après la fin. "
+    "La partie n’est pas terminée : « Rejouer avec les mêmes joueurs » vient après la fin. "
     "Aucune nouvelle partie n’a été commencée."
 )

@@ -79,8 +79,8 @@ class SheetChanged(StepRefused):
 
 
 CHANGED = rules.N_(
-    "La partie a changé sur un autre téléphone ou un autre onglet : rien n’a été placé. Voici "
-    "la table à jour ; vos cartes sont gardées."
+    "La partie a changé sur un autre téléphone ou un autre onglet : rien n’a été placé. Voici "
+    "la table à jour ; vos cartes sont gardées."
 )
 
 
@@ -112,7 +112,7 @@ def _assistant(game: SavedGame, state: RowsRoundState | Row[Any] | None) -> Assi
 
 def assistant(public_id: str, device_hash: str | None) -> Assistant:
     """Return the assistant's round for the device's game, or raise GameNotFound (also for a
-    game that is not « 6 qui prend ! »)."""
+    game that is not « 6 qui prend ! »)."""
     return _assistant(*read_game(public_id, device_hash, with_rows=True))
 
 

@@ -32,10 +32,10 @@ from app.storage.models import Game, Round
 
 ALREADY_RECORDED = N_("Cette manche était déjà enregistrée : voici la feuille à jour.")
 ALREADY_RESTORED = N_("Cette manche était déjà rétablie : voici la feuille à jour.")
-ALREADY_CORRECTED = N_("Cette correction était déjà enregistrée : voici la feuille à jour.")
+ALREADY_CORRECTED = N_("Cette correction était déjà enregistrée : voici la feuille à jour.")
 GAME_CHANGED = N_(
     "La partie a changé sur un autre téléphone ou un autre onglet depuis l’ouverture de ce "
-    "formulaire : rien n’a été enregistré. Vérifiez la feuille à jour ci-dessous puis "
+    "formulaire : rien n’a été enregistré. Vérifiez la feuille à jour ci-dessous puis "
     "enregistrez à nouveau."
 )
 
@@ -66,7 +66,7 @@ def record_round(
         check_version(before, version, _changed_under(sheet), repeat)
         if number != sheet.next_round:  # a hand-made form: its version and round disagree
             unnumbered = N_(
-                "Ce formulaire ne dit pas quelle manche il enregistre : rechargez la page."
+                "Ce formulaire ne dit pas quelle manche il enregistre : rechargez la page."
             )
             raise RoundRefused(before, rules.Refusal.of(unnumbered))
         try:
@@ -88,12 +88,12 @@ def _changed_under(sheet: rules.Scoresheet) -> rules.Message:
     if sheet.is_over:
         return N_(
             "La partie a changé sur un autre téléphone ou un autre onglet, et elle est terminée. "
-            "Rien n’a été enregistré : vos valeurs sont ci-dessous ; « Annuler la manche » "
+            "Rien n’a été enregistré : vos valeurs sont ci-dessous ; « Annuler la manche » "
             "rouvre la partie et les remet dans le formulaire."
         )
     return N_(
-        "La partie a changé sur un autre téléphone ou un autre onglet : rien n’a été enregistré. "
-        "Vos valeurs sont ci-dessous, pour la manche %(number)s ; vérifiez la feuille à jour "
+        "La partie a changé sur un autre téléphone ou un autre onglet : rien n’a été enregistré. "
+        "Vos valeurs sont ci-dessous, pour la manche %(number)s ; vérifiez la feuille à jour "
         "puis validez.",
         number=sheet.next_round,
     )
@@ -113,17 +113,17 @@ def cancel_round(
         before = SavedGame.of(game)
         last = len(game.rounds)
         gone = N_(
-            "La manche %(number)s était déjà annulée : voici la feuille à jour.", number=number
+            "La manche %(number)s était déjà annulée : voici la feuille à jour.", number=number
         )
         changed = N_(
-            "La partie a changé sur un autre téléphone ou un autre onglet : rien n’a été annulé. "
+            "La partie a changé sur un autre téléphone ou un autre onglet : rien n’a été annulé. "
             "Voici la feuille à jour."
         )
         repeat = number is not None and number > last
         check_version(before, version, changed, gone if repeat else None)
         if number != last or not last:  # a hand-made form
             unnumbered = N_(
-                "Ce formulaire ne dit pas quelle manche il annule : rien n’a été annulé."
+                "Ce formulaire ne dit pas quelle manche il annule : rien n’a été annulé."
             )
             raise StaleRound(before, rules.Refusal.of(unnumbered))
         cancelled = game.rounds.pop()
@@ -156,7 +156,7 @@ def restore_round(
         sheet = before.scoresheet
         repeat = ALREADY_RESTORED if shown and _holds(sheet, number, shown) else None
         changed = N_(
-            "La partie a changé sur un autre téléphone ou un autre onglet : rien n’a été "
+            "La partie a changé sur un autre téléphone ou un autre onglet : rien n’a été "
             "rétabli. Voici la feuille à jour."
         )
         check_version(before, version, changed, repeat)
@@ -165,7 +165,7 @@ def restore_round(
         stack = list(game.cancelled_rounds or [])
         typed = cancelled_round(stack.pop())
         if sheet.is_over:  # the scores were a round once: only the end stands in the way
-            ended = N_("La partie est terminée : rien n’a été rétabli.")
+            ended = N_("La partie est terminée : rien n’a été rétabli.")
             raise RoundRefused(before, rules.Refusal.of(ended))
         checked = sheet.check_round(typed.scores, typed.ended_by)
         game.rounds.append(_stored(number, checked))

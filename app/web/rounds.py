@@ -102,7 +102,7 @@ def cancel_round(public_id: str) -> ResponseReturnValue:
         flash(said(stale.refusal), "info")
         return answer_write(stale.game)
     flash(
-        _("Manche %(number)s annulée ; « Rétablir la manche %(number)s » la remet.", number=number),
+        _("Manche %(number)s annulée ; « Rétablir la manche %(number)s » la remet.", number=number),
         "info",
     )
     carried = carried_heads(request.form, len(found.scoresheet.players))

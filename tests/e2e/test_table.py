@@ -153,3 +153,54 @@ def test_a_second_tab_of_the_same_phone_follows_the_rounds_of_the_first(new_cont
 
     second.expect_totals({"Alice": 6, "Bruno": 8, "Chloé": 10})  # within seconds, no reload
     assert second.was_not_reloaded()
+
+
+# --- One true sheet: a page that is no longer current acts on nothing it never saw -----------------
+
+
+def test_a_round_typed_while_another_phone_recorded_its_own_comes_back_to_check(new_context):
+    first, second = _two_scorers(new_context)
+    for name, heads in zip(NAMES, [4, 0, 1], strict=True):  # round 2, typed here…
+        first.heads_field(name).fill(str(heads))
+    second.play_round(NAMES, [1, 1, 1], 2)  # …while the other phone records its round 2
+    expect(first.page.get_by_role("status").filter(has_text="Un autre téléphone")).to_be_visible()
+
+    first.validate.click()
+
+    expect(first.alert).to_contain_text("La partie a changé sur un autre téléphone")
+    first.expect_totals({"Alice": 6, "Bruno": 7, "Chloé": 8})  # the other phone's round 2
+    expect(first.heads_field("Alice")).to_have_value("4")  # for round 3, to check and send
+    expect(first.round_line(3)).to_have_count(0)
+
+
+def test_a_rematch_elsewhere_never_takes_away_a_page_being_typed_in(new_context):
+    first, second = _two_scorers(new_context)
+    first.heads_field("Alice").fill("4")  # round 2 on its way here…
+    second.play_round(NAMES, [70, 1, 2], 2)  # …while the other phone ends the game
+    address = first.page.url
+
+    second.rematch.click()
+    expect(second.scoreboard).to_be_visible()
+
+    told = first.page.get_by_role("status").filter(has_text="La table a continué")
+    expect(told).to_be_visible()
+    assert first.page.url == address
+    expect(first.heads_field("Alice")).to_have_value("4")
+    told.get_by_role("link", name="Aller à la nouvelle partie").click()
+    expect(first.page).to_have_url(second.page.url)
+
+
+def test_a_stale_page_without_javascript_cancels_nothing_it_did_not_show(new_context):
+    first, _second = _two_scorers(new_context)
+    same_phone = first.page.context.storage_state()
+    stale = GamePage(new_context(java_script_enabled=False, storage_state=same_phone).new_page())
+    stale.page.goto(first.page.url)  # a tab without JavaScript, left open on round 1
+    first.cancel_last_round()
+    first.play_round(NAMES, [2, 2, 2], 1)
+
+    stale.cancel.click()
+
+    expect(stale.alert).to_contain_text("rien n’a été annulé")
+    stale.expect_totals({"Alice": 2, "Bruno": 2, "Chloé": 2})
+    first.page.reload()
+    first.expect_totals({"Alice": 2, "Bruno": 2, "Chloé": 2})

@@ -118,7 +118,9 @@ async def scorer(port: int, game: Game, run: Run, every: float, until: float) ->
     await asyncio.sleep(random.uniform(0, every))
     while time.monotonic() < until:
         started = time.monotonic()
-        form = f"number={game.next_round}&" + "&".join(f"heads-{s}=1" for s in range(len(PLAYERS)))
+        form = f"number={game.next_round}&version={game.version}&" + "&".join(
+            f"heads-{s}=1" for s in range(len(PLAYERS))
+        )
         try:
             status, _, _ = await http(
                 port, "POST", f"/parties/{game.public_id}/manches", {"Cookie": game.cookie}, form

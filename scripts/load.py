@@ -143,7 +143,8 @@ class Load:
             return
         heads = [rng.randint(0, 3) for _ in range(PLAYERS)]
         heads[rng.randrange(PLAYERS)] += 1  # someone always takes a card
-        form = {"csrf_token": table.token, "number": str(table.next_number)}
+        number = str(table.next_number)  # played forward only: round N is drawn from version N
+        form = {"csrf_token": table.token, "number": number, "version": number}
         form.update({f"heads-{seat}": str(value) for seat, value in enumerate(heads)})
         answer = self.request(table, "POST", f"/parties/{table.game}/manches", form)
         if answer is not None and answer.status_code == 303:

@@ -75,7 +75,7 @@ class Device:
 
     def play_round(self, public_id: str, number: int, players: int, *, htmx: bool = False):
         """Send the round form as the page does (htmx) or as a plain form post."""
-        data = {"number": str(number)}
+        data = {"number": str(number), "version": str(number)}  # a game played forward only
         data.update({f"heads-{seat}": str(LIGHT_ROUND[seat]) for seat in range(players)})
         return self.client.post(
             f"/parties/{public_id}/manches", data=data, headers=HTMX if htmx else {}

@@ -107,7 +107,9 @@ def test_fifty_taps_on_cancel_remove_only_the_round_they_name(server, served_dat
     answers = _all_at_once(
         [
             lambda tap=tap: tap.post(
-                f"/parties/{game}/manches/annuler", {"csrf_token": token, "number": "3"}, htmx=True
+                f"/parties/{game}/manches/annuler",
+                {"csrf_token": token, "number": "3", "version": "4"},  # 3 rounds: version 4
+                htmx=True,
             )
             for tap in taps
         ]

@@ -108,7 +108,8 @@ def test_a_round_recorded_on_one_server_reaches_a_follower_of_the_other(two_serv
         assert event == "partie" and "Manche 1" in part
 
         answer = phone.post(
-            f"/parties/{game}/manches/annuler", {"csrf_token": token, "number": "1"}
+            f"/parties/{game}/manches/annuler",
+            {"csrf_token": token, "number": "1", "version": "2"},  # after round 1: version 2
         )
         assert answer.status_code == 303
         event, part = follower.next_event()

@@ -200,6 +200,7 @@ def _edit_form(
         game=found,
         sheet=found.scoresheet,
         number=number,
+        refused_number=number,
         typed=typed,
         ended_by=ended_by,
         refusal=shown(refusal),

@@ -196,6 +196,7 @@ def test_a_stale_page_without_javascript_cancels_nothing_it_did_not_show(new_con
     stale = GamePage(new_context(java_script_enabled=False, storage_state=same_phone).new_page())
     stale.page.goto(first.page.url)  # a tab without JavaScript, left open on round 1
     first.cancel_last_round()
+    expect(first.restore).to_be_visible()
     first.play_round(NAMES, [2, 2, 2], 1)
 
     stale.cancel.click()

@@ -126,6 +126,9 @@ def follow(token: str) -> ResponseReturnValue:
         response = current_app.make_response(render_error(404, _stopped()))
     else:
         response.set_etag(_etag(version), weak=True)
+        # As the game page: Back or Forward would show a copy the browser kept, old totals and
+        # all, where the page has no script to catch up. Polling sends its own If-None-Match.
+        response.headers["Cache-Control"] = "no-store, private"
     return vary_on_htmx(_private(response))
 
 

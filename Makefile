@@ -52,7 +52,7 @@ run: $(VENV)/.installed $(COMPILED)
 	$(BIN)/python -m app --upgrade
 	exec $(BIN)/gunicorn --config gunicorn.conf.py --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile - --no-control-socket "app:create_app(migrations=False)"
 
-## lint: ruff (lint and format check) and mypy (strict on app/rules.py)
+## lint: ruff (lint and format check) and mypy (strict on the app/rules/ package)
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .

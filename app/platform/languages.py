@@ -10,16 +10,17 @@ texts themselves. `make translations` re-extracts and updates the catalogs.
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 from babel import Locale, UnknownLocaleError
 from babel.lists import format_list
 from babel.support import NullTranslations
 from flask import Blueprint, Flask, Response, g, redirect, request
-from flask_babel import Babel, format_timedelta, get_locale, get_translations
+from flask_babel import Babel, format_decimal, format_timedelta, get_locale, get_translations
 
 from app.platform import devices
 from app.rules.messages import Message, Names
@@ -77,11 +78,6 @@ def gettext(text: str, **values: Any) -> str:
     return translated % values if values else translated
 
 
-def ngettext(singular: str, plural: str, num: int, **values: Any) -> str:
-    values.setdefault("num", num)
-    return catalog().ungettext(singular, plural, num) % values
-
-
 # Bidi classes that can move the text around a name: right-to-left letters, and the explicit
 # embeddings, overrides and isolates (a name ending in U+202E would reverse the rest).
 _REORDERING = {"R", "AL", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"}
@@ -96,17 +92,29 @@ def isolated(name: str) -> str:
     return name
 
 
+_NUMBER_BLANK = re.compile(r"%\((\w+)\)d")
+
+
 def translate(message: object) -> Any:
     """Return what the rules or a form said (a Message, its values too) in the request's
     language; players' names (Names) joined as the language does, each set apart from the
-    sentence; anything else (a name, a number) as it is."""
+    sentence; a whole number written as the language does (« 999 999 », « 999,999 »,
+    « 999.999 »); anything else (a name, what was typed) as it is."""
     if isinstance(message, Names):
         return format_list([isolated(name) for name in message.names], locale=get_locale())
     if isinstance(message, Message):
         values = {name: translate(value) for name, value in message.values.items()}
-        if message.plural is not None:
-            return ngettext(message.text, message.plural, **values)
-        return gettext(message.text, **values)
+        if message.plural is None:
+            text = catalog().ugettext(message.text)
+        else:  # chosen by the count itself, not by how it is written
+            count = cast(int, message.values["num"])  # Np_ takes an int
+            text = catalog().ungettext(message.text, message.plural, count)
+        # « %(num)d » wants a number: the numbers are written out already, as text.
+        return _NUMBER_BLANK.sub(r"%(\1)s", text) % values if values else text
+    if isinstance(message, int) and not isinstance(message, bool):
+        # A Message's value: what was typed stays a string, as typed, and a form field's value
+        # is never drawn from a Message.
+        return format_decimal(message)
     return message
 
 

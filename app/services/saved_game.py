@@ -82,18 +82,7 @@ class SavedGame:
         path from stored rows to a game, whether they were read as objects, as rows or from the
         game's kept sheet."""
         sheet = rules.Scoresheet(
-            tuple(names),
-            tuple(map(tuple, rounds)),
-            _rules_of(
-                game.game,
-                game.end_rule,
-                game.limit,
-                game.round_count,
-                game.pro,
-                game.best,
-                game.title,
-            ),
-            tuple(enders),
+            tuple(names), tuple(map(tuple, rounds)), rules_of(game), tuple(enders)
         )
         kept = game.cancelled_rounds
         return cls(
@@ -108,6 +97,13 @@ class SavedGame:
             game.table_id is not None,
             game.device_hash,
         )
+
+
+def rules_of(game: Game | Row[Any] | GameColumns) -> rules.GameRules:
+    """Return a stored game's rules (the game played, its name), from its own columns."""
+    return _rules_of(
+        game.game, game.end_rule, game.limit, game.round_count, game.pro, game.best, game.title
+    )
 
 
 @lru_cache(maxsize=256)

@@ -12,17 +12,21 @@ from collections.abc import Hashable
 
 from sqlalchemy import Connection, func, select
 
+from app import rules
 from app.platform.extensions import db
 from app.services import access, games, saved_game
 from app.services.unit_of_work import UnitOfWork
 from app.storage.models import Game, TablePhone, new_public_id
 
 
-def follow_token(public_id: str, device_hash: str | None) -> tuple[str | None, bool]:
-    """Return the device's game's follow token while it is shared, else None, and whether this
-    is the game's own phone (the one that may stop it); or raise GameNotFound."""
+def follow_token(
+    public_id: str, device_hash: str | None
+) -> tuple[str | None, bool, rules.GameRules]:
+    """Return the device's game's follow token while it is shared, else None, whether this is
+    the game's own phone (the one that may stop it), and the game's rules (the page names the
+    game); or raise GameNotFound."""
     game = access.load_game(public_id, device_hash)
-    return game.follow_token, game.device_hash == device_hash
+    return game.follow_token, game.device_hash == device_hash, saved_game.rules_of(game)
 
 
 def share_game(public_id: str, device_hash: str | None) -> str:

@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 from sqlalchemy import delete, func, select
 
+from app import rules
 from app.platform.extensions import db
 from app.services import access, games, saved_game
 from app.services.unit_of_work import UnitOfWork
@@ -27,17 +28,20 @@ from app.storage.models import Game, SharedTable, TablePhone, new_public_id
 @dataclass(frozen=True)
 class Invitation:
     """The invitation page's state: the scorer token while it stands, whether this phone is the
-    game's own (it alone may unseat the others), and how many other phones are seated."""
+    game's own (it alone may unseat the others), how many other phones are seated, and the
+    game's rules (the page names the game)."""
 
     token: str | None
     own_phone: bool
     others: int
+    game_rules: rules.GameRules
 
 
 def invitation(public_id: str, device_hash: str | None) -> Invitation:
     game = access.load_game(public_id, device_hash)
+    game_rules = saved_game.rules_of(game)
     if game.table_id is None:
-        return Invitation(None, game.device_hash == device_hash, 0)
+        return Invitation(None, game.device_hash == device_hash, 0, game_rules)
     token = db.session.scalar(
         select(SharedTable.invite_token).where(SharedTable.id == game.table_id)
     )
@@ -46,7 +50,7 @@ def invitation(public_id: str, device_hash: str | None) -> Invitation:
             TablePhone.table_id == game.table_id, TablePhone.device_hash != game.device_hash
         )
     )
-    return Invitation(token, game.device_hash == device_hash, others or 0)
+    return Invitation(token, game.device_hash == device_hash, others or 0, game_rules)
 
 
 def invite(public_id: str, device_hash: str | None) -> str:

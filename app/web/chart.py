@@ -7,6 +7,8 @@ in the request's language (Flask-Babel; French outside a request).
 
 from __future__ import annotations
 
+import math
+import re
 import unicodedata
 from dataclasses import dataclass, replace
 from functools import cache, cached_property
@@ -17,10 +19,13 @@ from app.rules import EndRule, Scoresheet
 
 PLOT_WIDTH, HEIGHT = 228, 220
 # The right margin holds each line's label at its end (the name and the total, whole: a name is
-# never cut), so that ten lines can be told apart without going back and forth to a legend. It
-# is as wide as the longest label's line; the SVG scales to its box, so a long name makes it
-# flatter and its text smaller: a name goes on a second line at its spaces past LABEL_LINE
-# characters (« Marie-Charlotte de Montmorency 9 » made the text 5 px on a 360-pixel phone).
+# never cut), so that ten lines can be told apart without going back and forth to a legend. The
+# SVG scales to its box: every unit of width past WIDEST would make all its text smaller (ten
+# players and « Marie-Charlotte de Montmorency » drew it 6.7 px high on a 360-pixel phone). So
+# a long label first narrows the plot, down to NARROWEST_PLOT, then goes on more lines (at its
+# spaces, after a hyphen, else within a long word), and the chart grows taller to hold them.
+WIDEST = 330  # user units: what ten short names take (« Gaëlle 12 »); 9.4 px text on a phone
+NARROWEST_PLOT = 160
 LEFT, TOP, BOTTOM = 34, 10, 26  # LEFT: room for four digits of the axis; more widen it
 TICK_DIGIT_WIDTH = 7  # user units a figure of the axis takes at font size 11 (its labels')
 LABEL_GAP = 11  # user units between two lines of end labels (their font is 10)
@@ -28,8 +33,8 @@ LABEL_GAP = 11  # user units between two lines of end labels (their font is 10)
 # Chromium's sans-serif here (DejaVu Sans: « i » 2.8, « a » 6.1, « 0 » 6.4, « A » 7.1, « O » 7.9,
 # « W » 9.9), where an average of 6.2 let thirty capitals run past the chart's edge.
 NARROW, WIDE = " ,.'’-ifjlrtIJ", "mwMW"
-LABEL_LINE = 16  # characters of a label's line, past which its name goes on at a space
 LABEL_APART = 3  # more units beside a label of two lines: its lines read as one label
+TICK_SPACING = 22  # user units at least between two round numbers of the axis
 
 # Okabe–Ito colours (distinguishable with common colour-vision deficiencies), darkened for contrast.
 COLOURS = (
@@ -66,27 +71,16 @@ class Line:
     points: tuple[tuple[float, float], ...]
     total: int
     label_y: float = 0.0  # where the end label sits: at the line's end, moved apart from others
-    wrap: bool = True  # a long label on two lines (not where ten of them would not fit)
+    room: float | None = None  # user units a label's line may take; None: on one line
 
     @cached_property  # read by the spreading, the chart's width and the template
     def label_lines(self) -> tuple[str, ...]:
-        """The end label, the name then the total, on one line or two (the name broken at its
-        spaces only; its parts isolated: a name may be right-to-left)."""
-        words = self.name.split(" ")
-        first = words[0]
-        for k in range(1, len(words)):  # the longest first line within LABEL_LINE, if any
-            if len(" ".join(words[: k + 1])) > LABEL_LINE:
-                break
-            first = " ".join(words[: k + 1])
-        rest = self.name[len(first) :].strip()
-        if not self.wrap or len(f"{self.name} {self.total}") <= LABEL_LINE or not rest:
-            return (f"\u2068{self.name}\u2069 {self.total}",)
-        return (f"\u2068{first}\u2069", f"\u2068{rest}\u2069 {self.total}")
+        return label_lines(self.name, self.total, self.room)
 
     @property
     def label_width(self) -> float:
         """User units of the label's longest line."""
-        return max(sum(map(_letter_width, line)) for line in self.label_lines)
+        return max(map(_text_width, self.label_lines))
 
     @property
     def path(self) -> str:
@@ -120,6 +114,53 @@ class Chart:
             return None
         above = self.limit_y - 4
         return above if above - 9 >= 0 else self.limit_y + 13  # its font is 11
+
+
+def label_lines(name: str, total: int, room: float | None) -> tuple[str, ...]:
+    """Return a line's end label, the name then the total, in lines of at most `room` units: one
+    where it fits, else broken at the name's spaces, after a hyphen, else within a word too long
+    for a line; the total ends the last line (broken again where it leaves the total no room).
+    The name's parts are isolated: a name may be right-to-left."""
+    if room is None or _text_width(f"{name} {total}") <= room:
+        return (f"\u2068{name}\u2069 {total}",)
+    lines = _wrapped(name, room)
+    *lines, last = [*lines[:-1], *_wrapped(lines[-1], room - _text_width(f" {total}"))]
+    return (*(f"\u2068{line}\u2069" for line in lines), f"\u2068{last}\u2069 {total}")
+
+
+def _wrapped(text: str, room: float) -> list[str]:
+    """Return the text in lines of at most `room` units, each as full as it can be."""
+    lines: list[str] = []
+    for word in text.split(" "):
+        for k, piece in enumerate(_pieces(word, room)):
+            joined = f"{lines[-1]}{' ' if k == 0 else ''}{piece}" if lines else piece
+            if lines and _text_width(joined) <= room:
+                lines[-1] = joined
+            else:
+                lines.append(piece)
+    return lines
+
+
+def _pieces(word: str, room: float) -> list[str]:
+    """Return a word in pieces of at most `room` units: itself where it fits, else cut after its
+    hyphens, and a piece still too wide cut where the room ends (a name is never shortened)."""
+    if _text_width(word) <= room:
+        return [word]
+    pieces = []
+    for part in re.split(r"(?<=-)", word):
+        while _text_width(part) > room:
+            cut = 1
+            while _text_width(part[: cut + 1]) <= room:
+                cut += 1
+            pieces.append(part[:cut])
+            part = part[cut:]
+        if part:
+            pieces.append(part)
+    return pieces
+
+
+def _text_width(text: str) -> float:
+    return sum(map(_letter_width, text))
 
 
 @cache
@@ -158,13 +199,22 @@ def _spread_labels(lines: tuple[Line, ...], top: float, bottom: float) -> tuple[
         placed.append(max(y, placed[-1] + height[k - 1] + gap[k]) if k else max(y, top + 6))
     # Upwards from the plot's bottom: a label pushed below it moves up, and those above only as
     # far as they must (moving them all up alike took the top one out of the chart, away from
-    # its line). They fit: score_chart keeps labels on one line where two would not.
+    # its line). They fit: score_chart makes the plot as tall as they need (_labels_height).
     lowest = bottom
     for k in range(len(placed) - 1, -1, -1):
         placed[k] = min(placed[k], lowest - height[k])
         lowest = placed[k] - gap[k]
     label_y = dict(zip(order, placed, strict=True))
     return tuple(replace(line, label_y=label_y[i]) for i, line in enumerate(lines))
+
+
+def _labels_height(labels: list[tuple[str, ...]]) -> float:
+    """User units from the first label's first baseline to the last one's last, the labels one
+    under the other, as _spread_labels puts them at the closest."""
+    height = sum(LABEL_GAP * (len(lines) - 1) for lines in labels)
+    for above, below in zip(labels, labels[1:]):
+        height += LABEL_GAP + (LABEL_APART if len(above) > 1 or len(below) > 1 else 0)
+    return height
 
 
 def score_chart(sheet: Scoresheet) -> Chart | None:
@@ -183,7 +233,18 @@ def score_chart(sheet: Scoresheet) -> Chart | None:
     # -2000 needs more room than 66's.
     figures = max(len(str(value)) for value in (top, bottom))
     left = max(LEFT, 6 + TICK_DIGIT_WIDTH * figures)
-    right, upper, lower = left + PLOT_WIDTH, TOP, HEIGHT - BOTTOM
+    # The labels' room: beside the whole plot where they fit within WIDEST, else beside a
+    # narrower one, else on more lines; the plot then takes what they leave.
+    ends = list(zip(sheet.players, sheet.totals, strict=True))
+    widest = max(_text_width(f"{name} {total}") for name, total in ends)
+    room = WIDEST - left - 10 - NARROWEST_PLOT if left + PLOT_WIDTH + 10 + widest > WIDEST else None
+    labels = [label_lines(name, total, room) for name, total in ends]
+    widest = max(_text_width(line) for label in labels for line in label)
+    plot_width = min(PLOT_WIDTH, math.floor(WIDEST - left - 10 - widest))
+    # Taller where the labels need it: from 10 units below the plot's top (_spread_labels) to
+    # its bottom, in the order the lines end (the sum does not depend on it).
+    plot_height = max(HEIGHT - TOP - BOTTOM, 10 + _labels_height(labels))
+    right, upper, lower = left + plot_width, TOP, TOP + plot_height
 
     def x(round_number: int) -> float:
         return left + (right - left) * round_number / rounds
@@ -201,17 +262,14 @@ def score_chart(sheet: Scoresheet) -> Chart | None:
                 *((x(r + 1), y(t[seat])) for r, t in enumerate(sheet.running_totals)),
             ),
             total=sheet.totals[seat],
+            room=room,
         )
         for seat, name in enumerate(sheet.players)
     )
-    if (
-        sum(len(line.label_lines) for line in lines) * (LABEL_GAP + LABEL_APART)
-        > lower - upper - 10
-    ):
-        lines = tuple(replace(line, wrap=False) for line in lines)
     lines = _spread_labels(lines, upper + 4, lower)
     width = round(right) + 10 + round(max(line.label_width for line in lines))
-    every = max(1, -(-rounds // 10))  # at most about ten round labels on a phone
+    most_ticks = int(plot_width // TICK_SPACING)  # ten on the whole plot
+    every = max(1, -(-rounds // most_ticks))
     x_ticks = tuple((x(r), r) for r in range(0, rounds + 1, every))
     y_ticks = tuple((y(v), v) for v in range(bottom, top + 1, step))
     standing = ", ".join(f"{line.name} {line.total}" for line in lines)
@@ -226,7 +284,7 @@ def score_chart(sheet: Scoresheet) -> Chart | None:
         description = f"{description} {limit_line}"
     return Chart(
         width,
-        HEIGHT,
+        round(lower + BOTTOM),
         lines,
         y(limit) if limit else None,
         limit,

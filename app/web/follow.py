@@ -82,10 +82,14 @@ _per_followed_game = limiter.limit(_follow_limit, key_func=_follow_key, exempt_w
 @security.shows_a_key
 def share_page(public_id: str) -> str:
     """Show the game's follow address, its QR code and the way to stop sharing, or to start."""
-    token, own_phone = sharing.follow_token(public_id, current_device_hash())
+    token, own_phone, game_rules = sharing.follow_token(public_id, current_device_hash())
     address = url_for("follow.follow", token=token, _external=True) if token else None
     return render_template(
-        "follow/share.html", public_id=public_id, address=address, own_phone=own_phone
+        "follow/share.html",
+        public_id=public_id,
+        address=address,
+        own_phone=own_phone,
+        game_rules=game_rules,
     )
 
 
@@ -126,6 +130,9 @@ def follow(token: str) -> ResponseReturnValue:
         response = current_app.make_response(render_error(404, _stopped()))
     else:
         response.set_etag(_etag(version), weak=True)
+        # As the game page: Back or Forward would show a copy the browser kept, old totals and
+        # all, where the page has no script to catch up. Polling sends its own If-None-Match.
+        response.headers["Cache-Control"] = "no-store, private"
     return vary_on_htmx(_private(response))
 
 

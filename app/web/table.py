@@ -49,6 +49,7 @@ def invite_page(public_id: str) -> str:
         address=address,
         own_phone=invited.own_phone,
         others=invited.others,
+        game_rules=invited.game_rules,
     )
 
 

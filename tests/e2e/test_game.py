@@ -155,3 +155,21 @@ def test_a_field_of_another_game_holding_no_number_does_not_hold_back_the_form(p
     game = form.start_game(["Ann", "Ben"])
 
     expect(game.scoreboard).to_be_visible()
+
+
+def test_a_rounds_swap_breaks_no_rule_of_the_content_security_policy(page: Page):
+    """The CSP allows no inline style: a swap that wrote one would log an error at every round."""
+    errors: list[str] = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    names = ["Alice", "Bruno"]
+    game = start(page, names)
+    # A style set by script, as the browser allows and extensions do (a dark theme, a password
+    # manager): htmx's settle copied it to the new field by setAttribute, which the CSP refuses.
+    for name in names:
+        game.heads_field(name).evaluate("field => { field.style.outlineColor = 'teal'; }")
+
+    game.play_round_with_keyboard(names, [3, 4], 1)
+
+    game.expect_totals({"Alice": 3, "Bruno": 4})
+    expect(game.heads_field("Alice")).to_be_focused()
+    assert [error for error in errors if "Content Security Policy" in error] == []

@@ -67,7 +67,7 @@ def test_a_free_game_has_its_name_its_winner_rule_and_negative_scores(page: Page
     page.get_by_label("Autre limite").check()
     page.get_by_label("Limite", exact=True).fill("50")
     form.start.click()
-    expect(game.page.get_by_text("Tarot", exact=True)).to_be_visible()
+    expect(game.page.get_by_role("main").get_by_text("Tarot", exact=True)).to_be_visible()
 
     game.play_round(names, [-20, 60], 1)
     expect(game.result).to_contain_text("Bruno gagne avec 60 points")

@@ -135,6 +135,14 @@ def test_the_follow_page_tells_no_one_where_it_came_from_and_is_not_indexed(app,
     assert parse(response.data).find("meta", name="robots").get("content") == "noindex"
 
 
+def test_back_to_the_follow_page_asks_the_server_as_the_game_page_does(app, client, game):
+    # A page without JavaScript cannot catch up: a copy kept for Back would show old totals.
+    follow_page = new_device(app).get(share(client, game))
+    game_page = client.get(game_url(game))
+    assert "no-store" in follow_page.headers["Cache-Control"]
+    assert "no-store" in game_page.headers["Cache-Control"]
+
+
 @pytest.mark.storage
 def test_stopping_the_share_makes_the_address_a_404_and_sharing_again_a_new_one(app, client, game):
     address = share(client, game)

@@ -146,6 +146,35 @@ def test_numbers_follow_the_language(client):
     assert "70.0" in english and "70,0" in german  # dates: test_a_games_date_reads_as_each_…
 
 
+FREE_GAME = {"game": "libre", "title": "Belote", "end": "other_limit"}
+
+
+@pytest.mark.parametrize(
+    ("headers", "written"),
+    [({}, "1 à 999\u202f999"), (ENGLISH, "1 to 999,999"), (GERMAN, "1 bis 999.999")],
+)
+def test_a_number_in_a_message_is_written_as_the_language_writes_it(client, headers, written):
+    typed = {"players-0": "Ann", "players-1": "Ben", **FREE_GAME, "limit": "1000000"}
+
+    refused = client.post("/parties", data=typed, headers=headers)
+
+    assert refused.status_code == 422
+    assert written in refused.get_data(as_text=True)  # .text would make U+202F a plain space
+    limit = parse(refused.data).find("input", name="limit")
+    assert limit.get("value") == "1000000"  # what was typed, as typed
+
+
+def test_a_count_that_chooses_the_plural_is_written_as_the_language_writes_it(client):
+    public_id = start_game(client, ["Ann", "Ben"], **FREE_GAME, best="highest", limit="1000")
+
+    play_round(client, public_id, 1, [1234, 5])
+
+    english = client.get(game_url(public_id), headers=ENGLISH).get_data(as_text=True)
+    french = client.get(game_url(public_id)).get_data(as_text=True)
+    assert "Ann wins with 1,234 points" in english
+    assert "Ann gagne avec 1\u202f234 points" in french
+
+
 def test_the_assistant_counting_and_rules_speak_the_language_chosen(client):
     public_id = start_game(client, ["Alice", "Bob"])
     client.get("/langue/en?next=/")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .actions import (
     game_page,
     game_url,
@@ -14,6 +16,7 @@ from .actions import (
 )
 from .html import field_labelled, leaders, parse, status_text, table_named, totals
 from .test_follow import share
+from .test_table import invite
 
 
 def test_a_skyjo_round_without_who_ended_it_is_refused_with_the_values_kept(client):
@@ -173,3 +176,41 @@ def test_the_rules_page_says_flip_7_s_x2_and_its_tie_in_each_language(client):
     assert "dépasser 108 points" in french
     assert "one more round" in english and "more than 108 points" in english
     assert "eine Runde mehr" in german and "mehr als 108 Punkte" in german
+
+
+def named_in_header_and_title(client, address: str) -> tuple[str, str]:
+    page = parse(client.get(address).data)
+    return page.find("a", class_="brand").text, page.find("title").text
+
+
+@pytest.mark.parametrize(
+    ("fields", "name"),
+    [
+        ({"game": "skyjo"}, "Skyjo"),
+        ({"game": "flip-7"}, "Flip 7"),
+        ({"game": "libre", "title": "Tarot", "end": "other_limit", "limit": "500"}, "Tarot"),
+    ],
+)
+def test_every_page_of_a_game_names_the_game_played_not_the_counter(app, client, fields, name):
+    public_id = start_game(client, ["Alice", "Bruno"], **fields)
+    data = round_data(1, [5, 7]) | {"ended_by": "0"}  # who ended it: Skyjo asks, others ignore it
+    assert client.post(f"{game_url(public_id)}/manches", data=data).status_code == 303
+    follower, scorer = new_device(app), new_device(app)
+    pages = {
+        client: [
+            game_url(public_id),
+            f"{game_url(public_id)}/manches/1",
+            f"{game_url(public_id)}/supprimer",
+            f"{game_url(public_id)}/partage",
+            f"{game_url(public_id)}/inviter",
+        ],
+        follower: [share(client, public_id)],
+        scorer: [invite(client, public_id)],  # « Rejoindre la table »
+    }
+
+    for phone, addresses in pages.items():
+        for address in addresses:
+            header, title = named_in_header_and_title(phone, address)
+            assert header == name, address
+            assert title.endswith(f"— {name}"), (address, title)
+    assert named_in_header_and_title(client, "/")[0] == "6 qui prend !"  # the counter's own

@@ -16,7 +16,7 @@ from app.rules import (
     max_heads_for_player,
     max_heads_for_round,
 )
-from app.web.chart import score_chart
+from app.web.chart import WIDEST, score_chart
 
 TEN = ("Alice", "Bruno", "Chloé", "David", "Emma", "Farid", "Gaëlle", "Hugo", "Inès", "Jules")
 
@@ -261,11 +261,11 @@ def test_ten_end_labels_never_overlap_and_stay_in_the_chart():
 
 def test_an_end_label_names_the_player_whole_and_the_total_at_the_line_end():
     short = score_chart(sheet(["Alice", "Bob"], [40, 2]))
-    chart = score_chart(sheet(["Alice", "Maximilien-Alexandre"], [40, 2]))
+    chart = score_chart(sheet(["Alice", "Maximilien"], [40, 2]))
 
     alice, other = chart.lines
     assert alice.label_lines == ("\u2068Alice\u2069 40",)
-    assert other.label_lines == ("\u2068Maximilien-Alexandre\u2069 2",)  # no space: one line
+    assert other.label_lines == ("\u2068Maximilien\u2069 2",)
     assert chart.width > short.width  # room for the long name beside the plot
     assert alice.label_y == pytest.approx(alice.points[-1][1] + 3.5)
 
@@ -299,31 +299,83 @@ def test_the_limits_label_stays_whole_in_the_chart_where_the_limit_is_its_top(ga
     assert chart.limit_label_y - 9 >= 0  # its letters (font 11) below the SVG's edge
 
 
-LONG_NAME_LINES = ("Marie-Charlotte", "de Montmorency")
+def label_text(line) -> str:
+    """The label's letters, its lines put end to end (isolating marks and spaces aside)."""
+    return "".join(line.label_lines).translate({0x2068: None, 0x2069: None, 0x20: None})
 
 
-def test_a_long_name_goes_on_a_second_line_at_a_space_and_keeps_the_chart_wide():
+def test_a_long_name_goes_on_more_lines_where_the_chart_would_grow_wider_than_ten_short_names():
     """The screens' report: « Marie-Charlotte de Montmorency 9 » made the chart's text 5 px on a
     phone, the SVG scaled down to its longest label."""
-    long = score_chart(sheet(["Marie-Charlotte de Montmorency", "Bruno"], [9, 3], [0, 1]))
-    shorts = [score_chart(sheet([part, "Bruno"], [9, 3], [0, 1])) for part in LONG_NAME_LINES]
+    chart = score_chart(sheet(["Marie-Charlotte de Montmorency", "Bruno"], [9, 3], [0, 1]))
 
-    marie, bruno = long.lines
-    assert marie.label_lines == ("\u2068Marie-Charlotte\u2069", "\u2068de Montmorency\u2069 9")
+    marie, bruno = chart.lines
+    assert marie.label_lines == ("\u2068Marie-Charlotte de\u2069", "\u2068Montmorency\u2069 9")
     assert bruno.label_lines == ("\u2068Bruno\u2069 4",)
-    assert long.width <= max(short.width for short in shorts)  # its longest line's width
+    assert chart.width <= WIDEST  # its text as large as ten short names'
     upper, lower = sorted((marie, bruno), key=lambda line: line.label_y)
     assert lower.label_y - upper.label_y >= 11 * len(upper.label_lines) + 3 - 1e-9  # apart
 
 
-def test_ten_long_names_keep_one_line_each_where_two_would_not_fit():
-    names = [f"Joueuse numéro {n} de la table" for n in range(10)]
+def test_a_name_of_one_long_word_goes_on_after_a_hyphen_else_within_the_word():
+    chart = score_chart(
+        sheet(["Wolfeschlegelsteinhausenberger", "Jean-Christophe-Maximilien", "Bo"], [5, 6, 7])
+    )
+
+    one_word, hyphens, _ = chart.lines
+    assert len(one_word.label_lines) == 2
+    assert label_text(one_word) == "Wolfeschlegelsteinhausenberger5"
+    assert hyphens.label_lines[0].endswith("-\u2069")  # cut after a hyphen
+    assert label_text(hyphens) == "Jean-Christophe-Maximilien6"
+    assert chart.width <= WIDEST
+
+
+def test_ten_players_with_long_names_make_the_chart_taller_not_its_text_smaller():
+    """Ten players and a thirty-letter name: the labels were drawn 6.7 px high on a phone."""
+    names = [f"Joueuse numéro {n} de la table" for n in range(9)]
+    names.append("Marie-Charlotte de Montmorency")
+    short = score_chart(sheet(TEN, list(range(10))))
+
     chart = score_chart(sheet(names, list(range(10))))
 
-    assert all(len(line.label_lines) == 1 for line in chart.lines)
-    ys = sorted(line.label_y for line in chart.lines)
-    assert all(b - a >= 11 - 1e-9 for a, b in zip(ys, ys[1:]))
-    assert chart.plot[1] + 6 <= ys[0] and ys[-1] <= chart.plot[3]
+    assert all(len(line.label_lines) == 2 for line in chart.lines)
+    assert chart.width <= WIDEST and chart.height > short.height
+    assert_labels_apart_inside_the_plot(chart)
+
+
+def assert_labels_apart_inside_the_plot(chart):
+    _, top, _, bottom = chart.plot
+    placed = sorted(chart.lines, key=lambda line: line.label_y)
+    for above, below in zip(placed, placed[1:]):  # the last line of one above the next's first
+        assert below.label_y - above.label_y >= 11 * len(above.label_lines) - 1e-9
+    last = placed[-1]
+    assert top + 6 <= placed[0].label_y
+    assert last.label_y + 11 * (len(last.label_lines) - 1) <= bottom
+
+
+NAME_LETTERS = st.sampled_from("aeilmnorstuéWMAÉ-")
+
+
+@given(
+    st.lists(
+        st.text(NAME_LETTERS, min_size=1, max_size=14).map(str.strip).filter(bool)
+        | st.lists(st.text(NAME_LETTERS, min_size=1, max_size=14), min_size=2, max_size=4)
+        .map(" ".join)
+        .map(lambda name: name[:30]),
+        min_size=2,
+        max_size=10,
+        unique=True,
+    ),
+    st.integers(0, 500),
+)
+def test_any_names_keep_the_charts_width_their_letters_and_their_labels_apart(names, total):
+    chart = score_chart(sheet(names, [total] + [1] * (len(names) - 1)))
+
+    assert chart.width <= WIDEST
+    for line, name in zip(chart.lines, names, strict=True):
+        assert label_text(line) == name.replace(" ", "") + str(line.total)  # every letter
+        assert chart.plot[2] + 6 + line.label_width <= chart.width
+    assert_labels_apart_inside_the_plot(chart)
 
 
 @pytest.mark.parametrize("rounds", [([3000, 2500], [4000, 3500], [3500, 2000]), ([-2000, 30],)])

@@ -4,10 +4,13 @@ was played on, and that phone's export came back) — each in a few bulk stateme
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
+import psycopg
+from psycopg import sql
 from sqlalchemy import Table, bindparam, insert, update
 
 from app import rules
@@ -121,7 +124,7 @@ def _play_on(games: Sequence[tuple[int, SavedGame, rules.Scoresheet]]) -> None:
         for game_id, saved, sheet in games
         for row in _round_rows(game_id, sheet, after=len(saved.scoresheet.rounds))
     ]
-    db.session.execute(insert(_table(Round)), rounds)
+    _insert_rows(Round, rounds)
     db.session.execute(
         update(_table(Game))
         .where(Game.id == bindparam("game_id"))
@@ -164,8 +167,8 @@ def _add(device_hash: str, fresh: Sequence[ImportedGame]) -> None:
             for game in fresh
         ],
     ).all()
-    db.session.execute(
-        insert(_table(Player)),
+    _insert_rows(
+        Player,
         [
             {"game_id": game_id, "seat": seat, "name": name}
             for game_id, game in zip(game_ids, fresh, strict=True)
@@ -178,7 +181,27 @@ def _add(device_hash: str, fresh: Sequence[ImportedGame]) -> None:
         for row in _round_rows(game_id, game.sheet)
     ]
     if rounds:
-        db.session.execute(insert(_table(Round)), rounds)
+        _insert_rows(Round, rounds)
+
+
+def _insert_rows(model: type[Player | Round], rows: Sequence[dict[str, Any]]) -> None:
+    """Insert plain rows of players or rounds, all with the same columns, in the unit of work.
+
+    PostgreSQL takes them by COPY: psycopg's executemany sends one prepared INSERT a row, ~40 µs
+    of the worker each, and a file of 5,000 games of ten players (80,000 rows) held a worker
+    3.4 s of CPU there (9 to 10 s at load 5); by COPY 1.6 s (3.4 s): docs/reliability.md."""
+    connection = db.session.connection()
+    if connection.dialect.name != "postgresql":
+        db.session.execute(insert(_table(model)), rows)
+        return
+    statement = sql.SQL("COPY {} ({}) FROM STDIN").format(
+        sql.Identifier(_table(model).name), sql.SQL(", ").join(map(sql.Identifier, rows[0]))
+    )
+    driver = cast(psycopg.Connection[Any], connection.connection.driver_connection)
+    with driver.cursor() as cursor, cursor.copy(statement) as copy:
+        for row in rows:
+            # COPY's text: a round's scores as the JSON their column holds.
+            copy.write_row([json.dumps(v) if isinstance(v, list) else v for v in row.values()])
 
 
 def _round_rows(game_id: int, sheet: rules.Scoresheet, after: int = 0) -> list[dict[str, Any]]:

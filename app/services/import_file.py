@@ -189,9 +189,8 @@ def _parse_game(raw: Any) -> ImportedGame:
 
 
 def _as_written(value: Any) -> str:
-    """Return a value as the file wrote it, fit to show in a message: a text as it
-    is (« uno », not Python's « 'uno' »), anything else as JSON (« null », « 2 »), cut at 40
-    characters."""
+    """Return a value as the file wrote it, fit to show in a message: a text as it is (« uno »,
+    not Python's « 'uno' »), anything else as JSON (« null », « 2 »), cut at 40 characters."""
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
     return _printable(text[:40])
 

@@ -31,6 +31,13 @@ def start_game(
     A creation_key already used by this device returns the game it created (a repeat).
     """
     names = rules.seat_players(typed_names, game_rules.game.max_players)
+    return _seat(device_hash, names, game_rules, creation_key)
+
+
+def _seat(
+    device_hash: str, names: Sequence[str], game_rules: rules.GameRules, creation_key: str | None
+) -> SavedGame:
+    """Store a new game of these names, seated already (or return the game the key created)."""
     try:
         with UnitOfWork():
             existing = _created_with(device_hash, creation_key) if creation_key else None
@@ -124,7 +131,9 @@ def rematch(public_id: str, device_hash: str | None) -> SavedGame:
     old = load_game(public_id, device_hash)
     key = REMATCH_KEY + old.public_id
     sheet = SavedGame.of(old).scoresheet
-    new = start_game(old.device_hash, sheet.players, sheet.rules, key)
+    # The names as they sat, not seated again: one the rules refuse since it was stored (a
+    # direction control, two names that now read alike) must not make the rematch fail.
+    new = _seat(old.device_hash, sheet.players, sheet.rules, key)
     with UnitOfWork() as work:
         old = load_game(public_id, device_hash, for_update=True)
         game = load_game(new.public_id, old.device_hash, for_update=True)

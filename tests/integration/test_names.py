@@ -122,3 +122,18 @@ def test_a_free_games_name_that_turns_text_around_is_refused_in_the_persons_lang
     assert field.get("aria-invalid") == "true"
     message = page.by_id(field.get("aria-describedby")).text
     assert "Zeichen, das die Schreibrichtung ändert" in message
+
+
+def test_a_rematch_seats_the_names_a_game_stored_before_they_were_refused(app, client):
+    # « Léa » and « ＬＥＡ » sat together before names were compared as people read them.
+    public_id = start_game(client, ["Alice", "Léa", "Bob"])
+    play_rounds(client, public_id, [70, 2, 3])
+    renamed_in_storage(app, public_id, 0, f"Bob{OVERRIDE}")
+    renamed_in_storage(app, public_id, 2, "ＬＥＡ")
+
+    response = client.post(f"{game_url(public_id)}/revanche")
+
+    assert response.status_code == 303
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert_every_name_isolated(page, f"Bob{OVERRIDE}")
+    assert "ＬＥＡ" in page

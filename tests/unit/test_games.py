@@ -138,3 +138,15 @@ def test_a_sheet_takes_the_scores_as_points_only_where_the_game_says_so(game):
     changed = any(game.points(rules.RoundScores(s, e)) != s for s, e in rounds)
 
     assert game.scores_are_points is not changed
+
+
+def test_a_skyjo_game_played_from_its_rounds_counts_the_doubled_score():
+    # Alice ended round 1 without the lowest score: her 50 counts 100, and the game is over.
+    rounds = [rules.RoundScores((50, 10, 5), 0), rules.RoundScores((1, 1, 1), 1)]
+
+    ended = rules.Scoresheet.played(TRIO, rules.GameRules.of(SKYJO), rounds[:1])
+    with pytest.raises(rules.WrongRound) as wrong:
+        rules.Scoresheet.played(TRIO, rules.GameRules.of(SKYJO), rounds)
+
+    assert ended.totals == [100, 10, 5] and ended.enders == (0,)
+    assert wrong.value.number == 2

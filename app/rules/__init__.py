@@ -42,6 +42,7 @@ from app.rules.names import (
     is_invisible,
     name_key,
     seat_players,
+    unreadable,
 )
 from app.rules.placement import (
     Placed,
@@ -72,7 +73,7 @@ from app.rules.scoring import (
     ranks,
     totals,
 )
-from app.rules.sheet import Scoresheet
+from app.rules.sheet import MAX_ROUNDS, Scoresheet, WrongRound
 
 __all__ = [
     "Placing",
@@ -113,6 +114,8 @@ __all__ = [
     "RowChoice",
     "RowChosen",
     "Scoresheet",
+    "WrongRound",
+    "MAX_ROUNDS",
     "SixthCard",
     "Standing",
     "RowsRound",
@@ -134,4 +137,5 @@ __all__ = [
     "seat_players",
     "standings",
     "totals",
+    "unreadable",
 ]

@@ -77,3 +77,13 @@ class Refusal(Exception):
     def of(cls, message: Message) -> Refusal:
         """Return a refusal of the whole form, for one reason."""
         return cls({}, [message])
+
+    def said(self) -> Message:
+        """Return everything this refusal says as one Message, its reasons side by side (where
+        there are no fields to put them beside: an imported file's game or round)."""
+        first, *others = [*self.fields.values(), *self.whole]
+        for other in others:
+            # Only blanks and a space: no words to translate, so no msgid (a catalog miss gives
+            # the text back as it is, and each reason is translated as a value).
+            first = Message("%(said)s %(more)s", {"said": first, "more": other})
+        return first

@@ -9,7 +9,7 @@ from functools import cached_property
 from app.rules.cards import DEFAULT_LIMIT, ROUND_COUNT_RANGE
 from app.rules.games import DEFAULT_GAME, Best, EndRule, RoundGame, RoundScores
 from app.rules.messages import N_, Refusal
-from app.rules.names import name_key
+from app.rules.names import name_key, unreadable
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,12 @@ class GameRules:
         chosen_best: Best | None = None,
         title: str | None = None,
     ) -> GameRules:
-        """Return a game's rules: its own end and limit unless the table chose others."""
+        """Return a game's rules: its own end and limit unless the table chose others; or raise
+        Refusal, keyed `title`, for a free game's name that cannot be shown as typed. (Stored
+        games are read back by the constructor, as they were kept.)"""
+        why = unreadable(title) if title is not None else None
+        if why is not None:
+            raise Refusal({"title": why})
         return cls(
             game,
             end or game.default_end,

@@ -8,9 +8,24 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from app.rules.games import RoundScores
-from app.rules.messages import N_, Names, Refusal
+from app.rules.messages import N_, Message, Names, Refusal
 from app.rules.scoreboard import Standing, standings
 from app.rules.scoring import GameRules, best_seats, totals
+
+# The most rounds a game may hold. A real game has a few dozen (6 qui prend to 66: about ten;
+# a free game of 50 rounds at most when it counts them); without a bound, a game of 20,000
+# rounds (an imported file of 240 KB) made every page of it, and its import, hold a worker for
+# seconds. Said in docs/export-format.md.
+MAX_ROUNDS = 500
+
+
+class WrongRound(Refusal):
+    """A round of a game played again from its rounds (Scoresheet.played) that cannot be: its
+    number (from 1), and what the rules say of it as one Message."""
+
+    def __init__(self, number: int, why: Message):
+        super().__init__(whole=[why])
+        self.number = number
 
 
 @dataclass(frozen=True)
@@ -93,11 +108,56 @@ class Scoresheet:
             self.players, self.points[-1] if self.points else None, self.totals, self.rules
         )
 
+    @classmethod
+    def played(
+        cls, players: Sequence[str], rules: GameRules, rounds: Sequence[RoundScores]
+    ) -> Scoresheet:
+        """Return the sheet of a game whose rounds were typed in this order, each checked as the
+        table checks a round (check_round); or raise WrongRound for the first that cannot be,
+        Refusal for a game of more than MAX_ROUNDS rounds.
+
+        One pass, totals carried along: a sheet per round (with_round, then is_over, which sums
+        every round again) took time in the square of the rounds (12,000: 17 s)."""
+        if len(rounds) > MAX_ROUNDS:  # the game as a whole, before any round is read
+            raise Refusal.of(
+                N_(
+                    "trop de manches (%(count)s\u202f: %(most)s au plus)",
+                    count=len(rounds),
+                    most=MAX_ROUNDS,
+                )
+            )
+        game, seats = rules.game, tuple(players)
+        sums, checked = [0] * len(seats), list[RoundScores]()
+        for number, typed in enumerate(rounds, start=1):
+            if checked and rules.is_over(sums, len(checked)):
+                raise WrongRound(number, N_("la partie était déjà terminée"))
+            try:
+                kept = game.check_round(typed, seats, pro=rules.pro)
+            except Refusal as refusal:
+                raise WrongRound(number, refusal.said()) from refusal
+            points = kept.scores if game.scores_are_points else game.points(kept)
+            sums = [total + value for total, value in zip(sums, points, strict=True)]
+            checked.append(kept)
+        return cls(
+            seats,
+            tuple(kept.scores for kept in checked),
+            rules,
+            tuple(kept.ended_by for kept in checked),
+        )
+
     def check_round(self, scores: Sequence[int], ended_by: int | None = None) -> RoundScores:
         """Return the next round as typed, checked by the game's rules, or raise Refusal."""
         if self.is_over:
             raise Refusal.of(
                 N_("La partie est terminée\u202f: annulez la dernière manche pour la rouvrir.")
+            )
+        if len(self.rounds) >= MAX_ROUNDS:
+            raise Refusal.of(
+                N_(
+                    "Cette partie compte %(most)s manches, le plus qu’une partie puisse "
+                    "tenir\u202f: commencez-en une nouvelle.",
+                    most=MAX_ROUNDS,
+                )
             )
         typed = RoundScores(tuple(scores), ended_by)
         checked = self.rules.game.check_round(typed, self.players, pro=self.rules.pro)

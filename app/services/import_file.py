@@ -20,6 +20,7 @@ from app.services.transfer import (
     LONGEST_NUMBER,
     MAX_ERRORS_SHOWN,
     MAX_GAMES,
+    MAX_ROUNDS_IN_FILE,
     VERSION,
 )
 
@@ -33,14 +34,14 @@ class ImportedGame:
 
 def _parse_time(value: Any) -> datetime:
     """Return a creation date as stored (UTC, naive), within the years the counter can have seen."""
-    if not isinstance(value, str):
+    if not isinstance(value, str) or not value.strip():
         raise rules.Refusal.of(N_("date de création absente"))
     try:
         moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
         if moment.tzinfo is not None:
             moment = moment.astimezone(UTC).replace(tzinfo=None)
     except (ValueError, OverflowError):  # not a date, or one that leaves the calendar in UTC
-        said = N_("date de création illisible (%(date)s)", date=repr(value[:40]))
+        said = N_("date de création illisible (%(date)s)", date=_as_written(value))
         raise rules.Refusal.of(said) from None
     # Far dates break the pages that show them in local time; no game was played before 2000
     # nor tomorrow (a day of margin for a phone whose clock runs ahead).
@@ -49,7 +50,7 @@ def _parse_time(value: Any) -> datetime:
             N_(
                 "date de création impossible (%(date)s) : elle doit être entre l’an 2000 et "
                 "aujourd’hui",
-                date=_printable(value[:40]),
+                date=_as_written(value),
             )
         )
     return moment
@@ -64,7 +65,7 @@ def _parse_game_kind(raw: dict[str, Any]) -> tuple[rules.RoundGame, str | None]:
     others) and, for a free game, its name."""
     key = raw.get("game", rules.DEFAULT_GAME.key)
     if not isinstance(key, str) or key not in rules.GAMES:
-        raise rules.Refusal.of(N_("jeu inconnu (%(game)s)", game=_printable(repr(key)[:40])))
+        raise rules.Refusal.of(N_("jeu inconnu (%(game)s)", game=_as_written(key)))
     game = rules.game_of(key)
     if game.best is not None:
         return game, None
@@ -78,6 +79,9 @@ def _parse_game_kind(raw: dict[str, Any]) -> tuple[rules.RoundGame, str | None]:
                 most=rules.MAX_TITLE_LENGTH,
             )
         )
+    why = rules.unreadable(title)
+    if why is not None:
+        raise rules.Refusal.of(N_("nom de jeu invalide : %(why)s", why=why))
     if len(title) > rules.MAX_TITLE_LENGTH:
         raise rules.Refusal.of(
             N_(
@@ -124,7 +128,7 @@ def _parse_rules(raw: Any, game: rules.RoundGame, title: str | None) -> rules.Ga
             title=title,
         )
     except rules.Refusal as refusal:
-        why = _reasons(refusal)
+        why = refusal.said()
         raise rules.Refusal.of(
             N_("règles de fin de partie invalides : %(why)s", why=why)
         ) from refusal
@@ -156,7 +160,7 @@ def _parse_game(raw: Any) -> ImportedGame:
     try:
         players = rules.seat_players(names, game_rules.game.max_players)
     except rules.Refusal as refusal:
-        why = _reasons(refusal)
+        why = refusal.said()
         raise rules.Refusal.of(N_("joueurs invalides : %(why)s", why=why)) from refusal
     if len(players) != len(names):
         raise rules.Refusal.of(N_("joueurs invalides : nom vide"))
@@ -164,35 +168,31 @@ def _parse_game(raw: Any) -> ImportedGame:
     if not isinstance(rounds, list):
         raise rules.Refusal.of(N_("liste des manches invalide"))
     enders = _parse_enders(raw, rounds)
-    sheet = rules.Scoresheet(tuple(players), (), game_rules)
-    for number, (heads, ender) in enumerate(zip(rounds, enders, strict=True), start=1):
-        if not isinstance(heads, list) or len(heads) != len(players) or not all(map(_whole, heads)):
+    typed = []
+    for number, (scores, ender) in enumerate(zip(rounds, enders, strict=True), start=1):
+        if (
+            not isinstance(scores, list)
+            or len(scores) != len(players)
+            or not all(map(_whole, scores))
+        ):
             raise rules.Refusal.of(
                 N_("manche %(number)s : il faut un nombre entier par joueur", number=number)
             )
-        if sheet.is_over:
-            raise rules.Refusal.of(
-                N_("manche %(number)s : la partie était déjà terminée", number=number)
-            )
-        try:
-            checked = sheet.check_round(heads, ender)
-        except rules.Refusal as refusal:
-            why = _reasons(refusal)
-            raise rules.Refusal.of(
-                N_("manche %(number)s : %(why)s", number=number, why=why)
-            ) from refusal
-        sheet = sheet.with_round(checked.scores, checked.ended_by)
+        typed.append(rules.RoundScores(tuple(scores), ender))
+    try:
+        sheet = rules.Scoresheet.played(players, game_rules, typed)
+    except rules.WrongRound as wrong:
+        raise rules.Refusal.of(
+            N_("manche %(number)s : %(why)s", number=wrong.number, why=wrong.said())
+        ) from wrong
     return ImportedGame(origin, created, sheet)
 
 
-def _reasons(refusal: rules.Refusal) -> Message:
-    """Return everything a refusal of the rules says as one Message, its reasons side by side."""
-    first, *others = [*refusal.fields.values(), *refusal.whole]
-    for other in others:
-        # Only blanks and a space: no words to translate, so no msgid (a catalog miss gives the
-        # text back as it is, and each reason is translated as a value).
-        first = Message("%(said)s %(more)s", {"said": first, "more": other})
-    return first
+def _as_written(value: Any) -> str:
+    """Return a value as the file wrote it, fit to show in a message: a text as it is (« uno »,
+    not Python's « 'uno' »), anything else as JSON (« null », « 2 »), cut at 40 characters."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return _printable(text[:40])
 
 
 def _printable(text: str) -> str:
@@ -252,7 +252,8 @@ def parse_export(data: bytes) -> list[ImportedGame]:
         raise rules.Refusal.of(
             N_(
                 "Version de fichier %(version)s inconnue (attendu : %(expected)s).",
-                version=repr(document.get("version")),
+                # As JSON, quoted if text: « "1" » is not the number 1.
+                version=_as_written(json.dumps(document.get("version"), ensure_ascii=False)),
                 expected=VERSION,
             )
         )
@@ -261,12 +262,26 @@ def parse_export(data: bytes) -> list[ImportedGame]:
         raise rules.Refusal.of(
             N_("La liste des parties est absente ou dépasse %(most)s parties.", most=MAX_GAMES)
         )
+    rounds = sum(
+        len(raw["rounds"])
+        for raw in raw_games
+        if isinstance(raw, dict) and isinstance(raw.get("rounds"), list)
+    )
+    if rounds > MAX_ROUNDS_IN_FILE:
+        raise rules.Refusal.of(
+            N_(
+                "Ce fichier compte %(count)s manches en tout\u202f: un import en prend "
+                "%(most)s au plus. Importez ses parties en plusieurs fichiers.",
+                count=rounds,
+                most=MAX_ROUNDS_IN_FILE,
+            )
+        )
     games, errors = [], []
     for index, raw in enumerate(raw_games, start=1):
         try:
             games.append(_parse_game(raw))
         except rules.Refusal as refusal:
-            errors.append(_in_game(index, raw, _reasons(refusal)))
+            errors.append(_in_game(index, raw, refusal.said()))
     if len(errors) > MAX_ERRORS_SHOWN:
         hidden = len(errors) - MAX_ERRORS_SHOWN
         errors = [*errors[:MAX_ERRORS_SHOWN], N_("… et %(count)s autres.", count=hidden)]

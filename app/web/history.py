@@ -191,4 +191,14 @@ def _import_said(outcome: imports.Imported) -> list[str]:
                 outcome.different,
             )
         )
+    if outcome.left_out:
+        said.append(
+            ngettext(
+                "%(num)d partie figure plusieurs fois dans le fichier, en copies qui diffèrent : "
+                "la première a été prise, les autres laissées de côté.",
+                "%(num)d parties figurent plusieurs fois dans le fichier, en copies qui "
+                "diffèrent : pour chacune, la première a été prise, les autres laissées de côté.",
+                outcome.left_out,
+            )
+        )
     return said

@@ -408,8 +408,32 @@ def test_a_game_listed_twice_in_a_file_is_said_once(app, client):
 
     import_file(phone, json.dumps(further).encode())
 
+    said = status_text(history(phone)).replace("\u202f", " ")
+    assert said == (
+        "1 partie de cet appareil complétée par les manches du fichier. "
+        "1 partie figure plusieurs fois dans le fichier, en copies qui diffèrent : "
+        "la première a été prise, les autres laissées de côté."
+    )
+
+
+def test_two_copies_of_a_game_gone_different_ways_in_one_file_are_said_and_the_first_kept(
+    app, client
+):
+    public_id = start_game(client, ["Alice", "Bob"])
+    play_rounds(client, public_id, [1, 2])
+    document = json.loads(export_game(client, public_id, "json").data)
+    first, second = document["games"][0], json.loads(json.dumps(document["games"][0]))
+    first["rounds"].append([3, 4])
+    second["rounds"].append([5, 6])
+    document["games"] = [first, second]
+    phone = new_device(app)
+
+    import_file(phone, json.dumps(document).encode())
+
     said = status_text(history(phone))
-    assert said == "1 partie de cet appareil complétée par les manches du fichier."
+    assert said.startswith("1 partie importée. 1 partie figure plusieurs fois dans le fichier")
+    (copied,) = history_links(phone)
+    assert round_lines(game_page(phone, copied.removeprefix("/parties/"))) == [[1, 2], [3, 4]]
 
 
 def test_a_round_recorded_here_during_an_import_is_compared_not_built_on(app, client):
@@ -515,6 +539,25 @@ def test_a_wrong_round_refuses_the_whole_file_naming_the_game_and_the_round(app,
     assert "Rien n’a été importé" in text
     assert "Partie 3" in text and "Fay" in text and "manche 2" in text
     assert history_links(phone) == []
+
+
+def test_a_game_of_20000_rounds_is_refused_by_its_count(app, client):
+    # 240 KB, far under the size limit: it held a worker for minutes, each round summed again.
+    game = {
+        "id": "long-one",
+        "created_at": "2026-11-29T19:05:00Z",
+        "game": "libre",
+        "title": "Yams",
+        "rules": {"end": "at_or_above", "limit": 999_999, "best": "highest"},
+        "players": ["Alice", "Bob"],
+        "rounds": [[1, 2]] * 20_000,
+    }
+    document = {"format": "six-qui-prend", "version": 1, "games": [game]}
+
+    page = refused_import(app, client, json.dumps(document).encode())
+
+    text = alert_text(page).replace("\u202f", " ")
+    assert "Partie 1 (Alice, Bob) : trop de manches (20000 : 500 au plus)" in text
 
 
 def test_a_refusal_is_said_in_the_requests_language(app, client):

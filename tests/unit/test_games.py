@@ -249,3 +249,15 @@ def test_only_the_tied_players_score_in_the_round_that_breaks_a_flip_7_tie():
     assert list(refused.value.fields) == [2]
     assert "départage Alice, Bruno" in str(refused.value.fields[2])
     assert sheet.check_round((5, 0, 0)).scores == (5, 0, 0)
+
+
+def test_a_skyjo_game_played_from_its_rounds_counts_the_doubled_score():
+    # Alice ended round 1 without the lowest score: her 50 counts 100, and the game is over.
+    rounds = [rules.RoundScores((50, 10, 5), 0), rules.RoundScores((1, 1, 1), 1)]
+
+    ended = rules.Scoresheet.played(TRIO, rules.GameRules.of(SKYJO), rounds[:1])
+    with pytest.raises(rules.WrongRound) as wrong:
+        rules.Scoresheet.played(TRIO, rules.GameRules.of(SKYJO), rounds)
+
+    assert ended.totals == [100, 10, 5] and ended.enders == (0,)
+    assert wrong.value.number == 2

@@ -457,6 +457,32 @@ def test_a_correction_may_end_the_game_at_its_last_round():
     assert corrected.is_over
 
 
+FREE_TO_A_MILLION = GameRules.of(
+    rules.game_of("libre"), limit=999_999, title="Yams", chosen_best=rules.Best.HIGHEST
+)
+
+
+def test_a_game_may_hold_500_rounds_and_no_more():
+    rounds = [rules.RoundScores((1, 2))] * rules.MAX_ROUNDS
+
+    sheet = Scoresheet.played(names(2), FREE_TO_A_MILLION, rounds)
+    with pytest.raises(Refusal) as refused:
+        Scoresheet.played(names(2), FREE_TO_A_MILLION, [*rounds, rules.RoundScores((1, 2))])
+
+    assert len(sheet.rounds) == 500
+    assert not isinstance(refused.value, rules.WrongRound)  # the game, not its 501st round
+    assert str(refused.value.whole[0]) == "trop de manches (501\u202f: 500 au plus)"
+
+
+def test_a_table_cannot_type_a_501st_round():
+    sheet = Scoresheet(names(2), ((1, 2),) * rules.MAX_ROUNDS, FREE_TO_A_MILLION)
+
+    with pytest.raises(Refusal) as refused:
+        sheet.check_round([1, 2])
+
+    assert "500 manches" in str(refused.value.whole[0])
+
+
 def test_a_correction_does_not_end_a_game_of_a_number_of_rounds_early():
     sheet = sheet_after([(1, 1), (1, 1)], GameRules(end=EndRule.ROUNDS, round_count=3))
 
@@ -566,6 +592,55 @@ def test_with_round_equals_a_sheet_built_with_all_rounds(sheet, data):
     assert after.next_round == sheet.next_round + 1
 
 
+def played_one_by_one(players, game_rules, rounds):
+    """Return the sheet of these rounds as a table types them, or the number of the first one
+    it refuses."""
+    sheet = Scoresheet(players, (), game_rules)
+    for number, scores in enumerate(rounds, start=1):
+        try:
+            checked = sheet.check_round(scores)
+        except Refusal:
+            return number
+        sheet = sheet.with_round(checked.scores, checked.ended_by)
+    return sheet
+
+
+@st.composite
+def games_typed(draw):
+    """A table, its rules, and rounds as typed: most within the bounds, some not (a round of
+    no heads, a player's 200), some typed after the game has ended."""
+    players = draw(st.integers(2, 10))
+    limits = st.builds(
+        GameRules,
+        end=st.sampled_from([EndRule.ABOVE, EndRule.AT_OR_ABOVE]),
+        limit=st.integers(10, 60),
+    )
+    rounds = st.builds(GameRules, end=st.just(EndRule.ROUNDS), round_count=st.integers(1, 20))
+    game_rules = draw(limits | rounds)
+    scores = st.lists(st.integers(0, 9), min_size=players, max_size=players)
+    # One round in twenty of no heads (refused), one in twenty of a 200 (refused).
+    spoil = {0: lambda r: [0] * players, 1: lambda r: [200, *r[1:]]}
+    one_round = st.tuples(st.integers(0, 19), scores).map(
+        lambda drawn: tuple(spoil.get(drawn[0], lambda r: r)(drawn[1]))
+    )
+    return names(players), game_rules, draw(st.lists(one_round, max_size=25))
+
+
+@given(games_typed())
+def test_a_game_played_from_its_rounds_is_the_game_typed_round_by_round(game):
+    players, game_rules, rounds = game
+    typed = [rules.RoundScores(scores) for scores in rounds]
+
+    expected = played_one_by_one(players, game_rules, rounds)
+
+    if isinstance(expected, int):
+        with pytest.raises(rules.WrongRound) as wrong:
+            Scoresheet.played(players, game_rules, typed)
+        assert wrong.value.number == expected
+    else:
+        assert Scoresheet.played(players, game_rules, typed) == expected
+
+
 @st.composite
 def typed_rounds(draw):
     """A table, the pro flag, and a round typed as strings: each value 0 to the player max + 20.
@@ -636,7 +711,7 @@ def test_a_name_key_ignores_invisible_format_characters(name, data):
     assert rules.name_key(hidden) == rules.name_key(name)
 
 
-@pytest.mark.parametrize("name", ["\u200b", "\u202e\u200b", "\u0301", "\u2066\u2069"])
+@pytest.mark.parametrize("name", ["\u200b", "\u0301", "\u3164", "\ufe0f\u2060"], ids=repr)
 def test_a_name_of_invisible_characters_only_is_refused(name):
     with pytest.raises(rules.Refusal) as refused:
         rules.seat_players(["Alice", name])
@@ -647,3 +722,50 @@ def test_a_name_of_invisible_characters_only_is_refused(name):
 def test_a_name_with_a_joiner_inside_is_kept_as_typed():
     # Persian and Hindi names use joiners (U+200C, U+200D): kept as typed, compared without.
     assert rules.seat_players(["Alice", "می\u200cرود"]) == ["Alice", "می\u200cرود"]
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["\u202eaéL", "Bob\u202e", "\u202dBob", "\u2067علي\u2069", "Léa\u200f", "\u061cAli"],
+    ids=repr,
+)
+def test_a_name_holding_a_direction_control_is_refused(name):
+    # « \u202eaéL » is drawn « Léa »: beside a real Léa, two players looking alike.
+    with pytest.raises(rules.Refusal) as refused:
+        rules.seat_players(["Léa", name])
+
+    assert set(refused.value.fields) == {1}
+    assert "change le sens de l’écriture" in str(refused.value.fields[1])
+
+
+def test_a_name_in_right_to_left_letters_sits_as_typed():
+    assert rules.seat_players(["Alice", "علي", "שרה"]) == ["Alice", "علي", "שרה"]
+
+
+@pytest.mark.parametrize(
+    "first, again",
+    [
+        ("BOB", "ＢＯＢ"),  # fullwidth letters
+        ("Fiona", "ﬁona"),  # the ligature ﬁ
+        ("Straße", "STRASSE"),  # case as Unicode folds it
+        ("Léa", "Le\u0301a"),  # é typed as e and an accent
+        ("Zoé ♥", "zoé ♥\ufe0f"),  # a variation selector
+        ("Bob", "B\u034fob"),  # the combining grapheme joiner
+        ("Anne Marie", "Anne\u00a0Marie"),  # a no-break space
+    ],
+    ids=repr,
+)
+def test_names_that_read_alike_are_one_name(first, again):
+    with pytest.raises(rules.Refusal) as refused:
+        rules.seat_players([first, again])
+
+    assert set(refused.value.fields) == {1}
+    assert "déjà à la table" in str(refused.value.fields[1])
+
+
+@pytest.mark.parametrize("title", ["\u202esmaY", "Yams\u2066", "\u3164", "Ya\x00ms"], ids=repr)
+def test_a_free_games_name_that_cannot_be_shown_as_typed_is_refused_at_its_field(title):
+    with pytest.raises(rules.Refusal) as refused:
+        GameRules.of(rules.game_of("libre"), limit=100, title=title)
+
+    assert set(refused.value.fields) == {"title"}

@@ -448,8 +448,14 @@ SKYJO_RECORD = {"game": "skyjo", "rules": {"end": "at_or_above", "limit": 100}}
             "manche 1 : Au Flip 7, une manche vaut de 0 (perdu) à 171 points, sauf 146, 148 … 170",
             id="a flip 7 score no hand makes",
         ),
-        pytest.param({"game": "yahtzee"}, "jeu inconnu ('yahtzee')", id="unknown game"),
+        pytest.param({"game": "yahtzee"}, "jeu inconnu (yahtzee)", id="unknown game"),
         pytest.param({"game": 7}, "jeu inconnu (7)", id="a game by number"),
+        pytest.param({"game": None}, "jeu inconnu (null)", id="a game of null"),
+        pytest.param(
+            {"game": "libre", "title": "\u202esmaY"},
+            "nom de jeu invalide : Ce nom contient un caractère qui change le sens de l’écriture",
+            id="free game's name turned around",
+        ),
         pytest.param({"game": "libre"}, "partie libre sans nom de jeu", id="free without a name"),
         pytest.param(
             {"game": "libre", "title": "Y" * 41}, "nom de jeu trop long (41", id="name too long"
@@ -675,6 +681,56 @@ def test_a_refused_game_of_ten_players_names_four_and_says_there_are_more():
     (message,) = refusal(encoded(document(raw_game(players=ten, rounds=[[98] * 10]))))
 
     assert message.startswith("Partie 1 (Joueur 1, Joueur 2, Joueur 3, Joueur 4, …)")
+
+
+def test_a_date_and_a_version_are_said_as_the_file_wrote_them():
+    doc = document(raw_game(created_at="hier soir"))
+    doc["version"] = "1"
+
+    (version,) = refusal(encoded(doc))
+    doc["version"] = VERSION
+    (date,) = refusal(encoded(doc))
+
+    assert version.startswith('Version de fichier "1" inconnue')
+    assert "date de création illisible (hier soir)" in date
+
+
+def test_a_game_of_more_than_500_rounds_is_refused_whole_by_its_count():
+    many = raw_game(game="libre", title="Yams", rules={"end": "at_or_above", "limit": 999_999})
+    doc = document(
+        {**many, "id": "most", "rounds": [[1, 2, 3]] * 500},
+        {**many, "id": "more", "rounds": [[1, 2, 3]] * 20_000},
+    )
+
+    (message,) = refusal(encoded(doc))
+
+    assert message.replace("\u202f", " ") == (
+        "Partie 2 (Alice, Bob, Carla) : trop de manches (20000 : 500 au plus)"
+    )
+
+
+def test_a_file_of_more_than_50000_rounds_in_all_is_refused_before_any_game_is_read():
+    # 101 games of 500 rounds, each of them right: only their sum is too many.
+    many = raw_game(game="libre", title="Yams", rules={"end": "at_or_above", "limit": 999_999})
+    doc = document(*[{**many, "id": f"g{n}", "rounds": [[0, 0, 0]] * 500} for n in range(101)])
+
+    (message,) = refusal(encoded(doc))
+
+    assert message.startswith("Ce fichier compte 50500 manches en tout")
+    assert "50000 au plus" in message
+
+
+@pytest.mark.parametrize(
+    "name", ["\u202eaéL", "Bob\u202e", "\u2067Ali\u2069", "Léa\u200f"], ids=repr
+)
+def test_a_name_that_turns_text_around_refuses_its_game_shown_without_it(name):
+    doc = document(raw_game(id="first"), raw_game(id="second", players=["Alice", name]))
+
+    (message,) = refusal(encoded(doc))
+
+    assert message.startswith("Partie 2 (Alice, ")
+    assert "caractère qui change le sens de l’écriture" in message
+    assert not set(message) & set("\u202e\u2067\u2069\u200f")  # shown as « � »
 
 
 def test_too_many_games_are_refused():

@@ -3,6 +3,8 @@ the service (app/services/rounds.py), answer the game's live part or redirect.""
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
@@ -108,9 +110,10 @@ def cancel_round(public_id: str) -> ResponseReturnValue:
     carried = carried_heads(request.form, len(found.scoresheet.players))
     ended_by = whole_number(request.form.get(ENDER, ""))
     if carried and not is_htmx():  # the game's page takes them into its form, once
-        values = {f"heads-{seat}": value for seat, value in carried.items()}
-        ender = {ENDER: ended_by} if ended_by is not None else {}
-        return redirect(url_for("game.game", public_id=public_id, **values, **ender), 303)
+        values = {f"heads-{seat}": str(value) for seat, value in carried.items()}
+        if ended_by is not None:
+            values[ENDER] = str(ended_by)
+        return redirect(f"{url_for('game.game', public_id=public_id)}?{urlencode(values)}", 303)
     if carried:
         typed = [str(carried.get(seat, "")) for seat in range(len(found.scoresheet.players))]
         return answer_write(found, typed=typed, ended_by=ended_by)

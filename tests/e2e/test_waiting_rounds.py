@@ -354,13 +354,13 @@ def test_a_waiting_round_refused_once_sent_comes_back_into_the_form(phone, live_
 
     cancelled = another_phone(context, live_server.url).post(
         f"{live_server.url}{urlsplit(page.url).path}/manches/annuler",
-        data={"csrf_token": token, "number": "1"},
+        data={"csrf_token": token, "number": "1", "version": "2"},  # its page, after round 1
         allow_redirects=False,
     )
     assert cancelled.status_code == 303
     context.set_offline(False)
 
-    expect(game.alert).to_contain_text("Rien n’a été enregistré")
+    expect(game.alert).to_contain_text("rien n’a été enregistré")
     expect(form_for(game, 1)).to_be_visible()
     expect(game.heads_field("Alice")).to_have_value("5")  # nothing lost
     expect(game.heads_field("Bruno")).to_have_value("2")
@@ -409,13 +409,16 @@ def test_a_waiting_round_recorded_meanwhile_by_another_phone_comes_back_for_the_
 
     other = another_phone(context, live_server.url).post(
         f"{live_server.url}{urlsplit(page.url).path}/manches",
-        data={"csrf_token": token, "number": "1", "heads-0": "1", "heads-1": "1", "heads-2": "1"},
+        data={
+            **{"csrf_token": token, "number": "1", "version": "1"},  # its page, of a new game
+            **{"heads-0": "1", "heads-1": "1", "heads-2": "1"},
+        },
         allow_redirects=False,
     )
     assert other.status_code == 303
     context.set_offline(False)
 
-    expect(game.alert).to_contain_text("enregistrée sur un autre")
+    expect(game.alert).to_contain_text("La partie a changé sur un autre téléphone")
     expect(form_for(game, 2 + len(after))).to_be_visible()
     expect(game.heads_field("Alice")).to_have_value("5")  # nothing lost
     expect(game.heads_field("Bruno")).to_have_value("2")

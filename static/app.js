@@ -123,13 +123,15 @@ document.addEventListener("click", (event) => {
   });
   // « Rejouer avec les mêmes joueurs » on another phone of the table (or in another tab): this
   // phone goes on with the new game, as its followers do. Back comes to this game, which then
-  // links the new one. A page being typed in stays, and says where the table went.
+  // links the new one. A page being typed in stays: it says the game changed, and once its round
+  // is sent (the answer: this game's end, the values kept) or its fields emptied, it shows the
+  // result and its link to the new game. (The page carries no words of its own for this: 25,600
+  // B for a first visit, tests/performance/test_bytes.py.)
   stream.addEventListener("suite", (event) => {
     stream.close();
-    const notice = document.querySelector("#game [data-suite-notice]");
-    if (!typing() || !notice) return location.assign(event.data);
-    notice.querySelector("a").href = event.data;
-    notice.hidden = false;
+    if (!typing()) return location.assign(event.data);
+    newest = Infinity;
+    catchUp();
   });
   // Fields emptied, the phone looked at again, or a round's answer in: catch up then.
   document.addEventListener("input", catchUp);

@@ -26,7 +26,8 @@ window.sqpTally = (rules, startTotals, typed, enders = []) => {
   const over = reached && !(rules.tiePlaysOn && leaders.length > 1);
   // Within `close` of the end, a row has words, those the server wrote for each margin from
   // -1 (the end reached) up to `close`, translated (null: none); once someone passed the end,
-  // only they do. They warn of a danger (`close`) where the game says so: not where the end wins.
+  // only they do. They warn of a danger (`close`) where the lowest total wins: where the highest
+  // does, the end near is a win.
   const near = spare.map((left) => left !== null && left <= rules.close && (!passed || left < 0));
   const warnings = spare.map((left, seat) => (near[seat] ? rules.warnings[Math.max(left, -1) + 1] : null));
   return {
@@ -35,7 +36,7 @@ window.sqpTally = (rules, startTotals, typed, enders = []) => {
     ranks: totals.map((total) => 1 + totals.filter((other) => better(other, total)).length),
     leaders,
     spare,
-    close: warnings.map((words) => rules.danger && words !== null),
+    close: warnings.map((words) => rules.best === "lowest" && words !== null),
     warnings,
     over,
     winners: over ? leaders : [],

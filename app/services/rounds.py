@@ -32,7 +32,6 @@ from app.storage.models import Game, Round
 
 ALREADY_RECORDED = N_("Cette manche était déjà enregistrée : voici la feuille à jour.")
 ALREADY_RESTORED = N_("Cette manche était déjà rétablie : voici la feuille à jour.")
-ALREADY_CORRECTED = N_("Cette correction était déjà enregistrée : voici la feuille à jour.")
 GAME_CHANGED = N_(
     "La partie a changé sur un autre téléphone ou un autre onglet depuis l’ouverture de ce "
     "formulaire : rien n’a été enregistré. Vérifiez la feuille à jour ci-dessous puis "
@@ -199,8 +198,11 @@ def edit_round(
         before = SavedGame.of(game)
         sheet = before.scoresheet
         typed = rules.RoundScores(tuple(heads_taken), ended_by)
-        repeat = ALREADY_CORRECTED if _holds(sheet, number, typed) else None
-        check_version(before, version, GAME_CHANGED, repeat)
+        same = N_(
+            "La manche %(number)s tient déjà ces valeurs : voici la feuille à jour.",
+            number=number,
+        )
+        check_version(before, version, GAME_CHANGED, same if _holds(sheet, number, typed) else None)
         if not 1 <= number <= len(sheet.rounds):  # an address typed by hand
             raise GameNotFound(f"{public_id} round {number}")
         try:

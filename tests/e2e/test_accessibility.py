@@ -92,6 +92,7 @@ def edit_round_from_a_stale_page(page: Page) -> None:
     other_tab.goto(page.url)
     page.goto(f"{page.url}/manches/1")
     GamePage(other_tab).play_round(NAMES, [1, 1, 1], 2)
+    page.get_by_role("spinbutton", name="Alice", exact=True).fill("9")
     page.get_by_role("button", name="Enregistrer la manche").click()
     expect(page.get_by_role("alert")).to_contain_text("a changé")
 

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from app.platform.extensions import db
 from app.storage.models import Game, Player
 
-from .actions import dump, game_url, play_rounds, start_game
+from .actions import dump, game_page, game_url, play_rounds, start_game, tap
 from .html import field_labelled, parse
 
 OVERRIDE = "\u202e"  # RIGHT-TO-LEFT OVERRIDE: reverses what follows, up to the end of its context
@@ -131,7 +131,7 @@ def test_a_rematch_seats_the_names_a_game_stored_before_they_were_refused(app, c
     renamed_in_storage(app, public_id, 0, f"Bob{OVERRIDE}")
     renamed_in_storage(app, public_id, 2, "ＬＥＡ")
 
-    response = client.post(f"{game_url(public_id)}/revanche")
+    response = tap(client, game_page(client, public_id), "Rejouer avec les mêmes joueurs")
 
     assert response.status_code == 303
     page = client.get(response.headers["Location"]).get_data(as_text=True)

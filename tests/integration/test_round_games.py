@@ -193,7 +193,8 @@ def named_in_header_and_title(client, address: str) -> tuple[str, str]:
 )
 def test_every_page_of_a_game_names_the_game_played_not_the_counter(app, client, fields, name):
     public_id = start_game(client, ["Alice", "Bruno"], **fields)
-    data = round_data(1, [5, 7]) | {"ended_by": "0"}  # who ended it: Skyjo asks, others ignore it
+    drawn = version_of(client, public_id)
+    data = round_data(1, [5, 7], drawn) | {"ended_by": "0"}  # who ended it: Skyjo asks
     assert client.post(f"{game_url(public_id)}/manches", data=data).status_code == 303
     follower, scorer = new_device(app), new_device(app)
     pages = {

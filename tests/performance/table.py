@@ -63,6 +63,7 @@ class Device:
             for game, (_, rounds) in zip(games, shapes, strict=True):
                 lines = heads_of(len(game.players), rounds)
                 game.rounds.extend(Round(number=n, heads=h) for n, h in enumerate(lines, 1))
+                game.version = rounds + 1  # as if played forward only: once more for each round
             if kept:
                 db.session.flush()  # the columns' defaults (its game, its version) set
                 for game in games:

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.slow
 
 CONCURRENT = 50
 STALE_NOTICE = "Cette manche était déjà enregistrée"
-TAKEN_NOTICE = "a été enregistrée sur un autre onglet ou un autre téléphone"
+TAKEN_NOTICE = "La partie a changé sur un autre téléphone ou un autre onglet"
 
 
 def _all_at_once(calls: Sequence[Callable[[], requests.Response]]) -> list[requests.Response]:

@@ -357,7 +357,7 @@ def test_a_write_that_names_no_version_is_from_no_game(write):
 REPEATS = {
     "a round": ([], lambda g, v: record(g, 1, [1, 2, 3], drawn=v), "déjà enregistrée"),
     "a cancel": ([[1, 2, 3]], lambda g, v: cancel(g, 1, drawn=v), "déjà annulée"),
-    "a correction": ([[1, 2, 3]], lambda g, v: edit(g, 1, [3, 2, 1], drawn=v), "déjà enregistrée"),
+    "a correction": ([[1, 2, 3]], lambda g, v: edit(g, 1, [3, 2, 1], drawn=v), "tient déjà ces valeurs"),
 }
 
 

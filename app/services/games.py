@@ -95,11 +95,14 @@ def _created_with(device_hash: str, creation_key: str | None) -> Game | None:
     ).first()
 
 
-def delete_game(public_id: str, device_hash: str | None) -> None:
-    """Delete the device's game with its players and rounds, or raise GameNotFound (a repeat
-    finds nothing: the game is gone); OwnPhoneOnly for a phone that joined its table."""
+def delete_game(public_id: str, device_hash: str | None, version: int | None) -> None:
+    """Delete the device's game with its players and rounds, as the page drawn from `version`
+    showed it; raise GameChanged if rounds were written since (the page asked about another
+    game), GameNotFound (a repeat finds nothing: the game is gone), OwnPhoneOnly for a phone
+    that joined its table."""
     with UnitOfWork() as work:
         game = load_own_game(public_id, device_hash)
+        check_version(SavedGame.of(game), version, NOT_DELETED)
         work.announce(game)  # its followers see the share end
         db.session.delete(game)
 
@@ -164,6 +167,10 @@ def rematch(public_id: str, device_hash: str | None, version: int | None) -> Sav
         return SavedGame.of(game)
 
 
+NOT_DELETED = N_(
+    "La partie a changé sur un autre téléphone ou un autre onglet : rien n’a été supprimé. "
+    "Voici ce qu’elle est maintenant."
+)
 REOPENED = N_(
     "La partie a changé sur un autre téléphone ou un autre onglet : elle n’est plus celle que "
     "montrait cette page. Aucune nouvelle partie n’a été commencée ; voici la feuille à jour."

@@ -169,8 +169,17 @@ def delete_game_form(public_id: str) -> str:
 @bp.post("/parties/<public_id>/supprimer")
 @rate_limits.writes
 def delete_game(public_id: str) -> ResponseReturnValue:
-    """Delete a game, its rounds and its place in history and statistics."""
-    games.delete_game(public_id, current_device_hash())
+    """Delete a game, its rounds and its place in history and statistics, as its page showed it."""
+    try:
+        games.delete_game(public_id, current_device_hash(), DrawnForm(request.form).game_version())
+    except saved_game.GameChanged as changed:  # asked again, about the game as it now stands
+        page = render_template(
+            "game/delete_game.html",
+            game=changed.game,
+            sheet=changed.game.scoresheet,
+            refusal=shown(changed.refusal),
+        )
+        return page, 409
     flash(_("Partie supprimée."), "info")
     return redirect(url_for("history.history"), 303)
 

@@ -557,7 +557,9 @@ def test_a_game_of_20000_rounds_is_refused_by_its_count(app, client):
     page = refused_import(app, client, json.dumps(document).encode())
 
     text = alert_text(page).replace("\u202f", " ")
-    assert "Partie 1 (Alice, Bob) : trop de manches (20 000 : 500 au plus)" in text  # spaces as read
+    assert (
+        "Partie 1 (Alice, Bob) : trop de manches (20 000 : 500 au plus)" in text
+    )  # spaces as read
 
 
 def test_a_refusal_is_said_in_the_requests_language(app, client):

@@ -86,7 +86,8 @@ def test_a_deleted_game_is_gone_from_its_address_history_and_statistics(client, 
     public_id = start_game(client, NAMES)
     play_rounds(client, public_id, [70, 1, 2])
 
-    response = client.post(f"{game_url(public_id)}/supprimer")
+    asked = parse(client.get(f"{game_url(public_id)}/supprimer").data)
+    response = tap(client, asked, "Supprimer définitivement")
 
     assert response.status_code == 303 and response.headers["Location"] == "/historique"
     assert client.get(game_url(public_id)).status_code == 404
@@ -95,3 +96,19 @@ def test_a_deleted_game_is_gone_from_its_address_history_and_statistics(client, 
     statistics = parse(client.get("/statistiques").data).text
     assert "Dan" in statistics and "Alice" not in statistics
     assert len(dump(app)["game"]) == 1 and len(dump(app)["round"]) == 1
+
+
+def test_a_delete_asked_before_rounds_written_elsewhere_asks_again_and_deletes_nothing(client, app):
+    public_id = start_game(client, NAMES)
+    play_rounds(client, public_id, [5, 6, 7])
+    asked = parse(client.get(f"{game_url(public_id)}/supprimer").data)  # « 1 manche »
+    play_rounds(client, public_id, [1, 2, 3])  # another phone of the table, meanwhile
+    before = dump(app)
+
+    response = tap(client, asked, "Supprimer définitivement")
+
+    assert response.status_code == 409
+    assert dump(app) == before
+    page = parse(response.data)
+    assert "rien n’a été supprimé" in page.find(role="alert").text
+    assert "2 manches" in page.text  # asked again, about the game as it now stands

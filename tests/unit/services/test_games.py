@@ -69,6 +69,11 @@ def edit(public_id, number, heads, *, drawn=NOW):
     return rounds.edit_round(public_id, DEVICE, number, version, heads)
 
 
+def delete(public_id, *, drawn=NOW):
+    version = stored(public_id).version if drawn is NOW else drawn
+    return games.delete_game(public_id, DEVICE, version)
+
+
 def rematch(public_id, *, drawn=NOW):
     version = stored(public_id).version if drawn is NOW else drawn
     return games.rematch(public_id, DEVICE, version)
@@ -319,6 +324,11 @@ STALE_WRITES = {
         lambda g: edit(g, 1, [2, 2, 2]),
         lambda g, v: edit(g, 1, [3, 3, 3], drawn=v),
     ),
+    "a delete of a game played on meanwhile": (
+        [[1, 2, 3]],
+        lambda g: record(g, 2, [4, 4, 4]),
+        lambda g, v: delete(g, drawn=v),
+    ),
     "a rematch of a game reopened meanwhile": (
         [[60, 1, 1], [10, 1, 1]],
         lambda g: cancel(g, 2),
@@ -357,7 +367,11 @@ def test_a_write_that_names_no_version_is_from_no_game(write):
 REPEATS = {
     "a round": ([], lambda g, v: record(g, 1, [1, 2, 3], drawn=v), "déjà enregistrée"),
     "a cancel": ([[1, 2, 3]], lambda g, v: cancel(g, 1, drawn=v), "déjà annulée"),
-    "a correction": ([[1, 2, 3]], lambda g, v: edit(g, 1, [3, 2, 1], drawn=v), "tient déjà ces valeurs"),
+    "a correction": (
+        [[1, 2, 3]],
+        lambda g, v: edit(g, 1, [3, 2, 1], drawn=v),
+        "tient déjà ces valeurs",
+    ),
 }
 
 
@@ -471,12 +485,13 @@ def test_a_deleted_game_is_gone_and_a_second_delete_finds_nothing():
     kept = new_game([70, 1, 1])
     deleted = new_game([5, 6, 7])
 
-    games.delete_game(deleted, DEVICE)
+    drawn = stored(deleted).version
+    delete(deleted, drawn=drawn)
 
     with pytest.raises(GameNotFound):
         reads.find_game(deleted, DEVICE)
     with pytest.raises(GameNotFound):
-        games.delete_game(deleted, DEVICE)
+        delete(deleted, drawn=drawn)
     assert [game.public_id for game in reads.all_games(DEVICE)] == [kept]
 
 
@@ -541,7 +556,7 @@ CALLS = {
     "restore": lambda g, device: rounds.restore_round(g, device, 2, None, version=4),
     "edit": lambda g, device: rounds.edit_round(g, device, 1, 4, [9, 9, 9]),
     "rematch": lambda g, device: games.rematch(g, device, 4),
-    "delete": lambda public_id, device: games.delete_game(public_id, device),
+    "delete": lambda public_id, device: games.delete_game(public_id, device, 4),
 }
 
 

@@ -35,6 +35,7 @@ class Invitation:
     own_phone: bool
     others: int
     game_rules: rules.GameRules
+    newest_seat: int = 0  # the last other phone seated, as the page shows them (its row's id)
 
 
 def invitation(public_id: str, device_hash: str | None) -> Invitation:
@@ -45,12 +46,12 @@ def invitation(public_id: str, device_hash: str | None) -> Invitation:
     token = db.session.scalar(
         select(SharedTable.invite_token).where(SharedTable.id == game.table_id)
     )
-    others = db.session.scalar(
-        select(func.count()).where(
+    others, newest = db.session.execute(
+        select(func.count(), func.max(TablePhone.id)).where(
             TablePhone.table_id == game.table_id, TablePhone.device_hash != game.device_hash
         )
-    )
-    return Invitation(token, game.device_hash == device_hash, others or 0, game_rules)
+    ).one()
+    return Invitation(token, game.device_hash == device_hash, others, game_rules, newest or 0)
 
 
 def invite(public_id: str, device_hash: str | None) -> str:
@@ -81,25 +82,35 @@ def stop_inviting(public_id: str, device_hash: str | None) -> None:
             _locked(game.table_id).invite_token = None
 
 
-def remove_invited_phones(public_id: str, device_hash: str | None) -> int:
-    """Unseat every phone of the game's table but the game's own; return how many. Their live
-    streams end (announced: each looks at its rights again) and a standing scorer address is
-    replaced, so that the one they had no longer seats them. The game's own phone alone may
-    (another would otherwise lock the first out)."""
+class Unseated(NamedTuple):
+    removed: int  # the phones the page showed, unseated
+    stayed: int  # those seated since the page was drawn, left at the table
+
+
+def remove_invited_phones(
+    public_id: str, device_hash: str | None, newest_seat: int | None
+) -> Unseated:
+    """Unseat the phones of the game's table that its page showed (seated up to `newest_seat`),
+    but the game's own: one seated since stays, as the page never showed it. Their live streams
+    end (announced: each looks at its rights again) and a standing scorer address is replaced,
+    so that the one they had no longer seats them. The game's own phone alone may (another
+    would otherwise lock the first out)."""
     with UnitOfWork() as work:
         game = access.load_own_game(public_id, device_hash)
         if game.table_id is None:
-            return 0
+            return Unseated(0, 0)
         table = _locked(game.table_id)
+        others = (TablePhone.table_id == table.id, TablePhone.device_hash != game.device_hash)
         removed = db.session.scalars(
             delete(TablePhone)
-            .where(TablePhone.table_id == table.id, TablePhone.device_hash != game.device_hash)
+            .where(*others, TablePhone.id <= (newest_seat or 0))
             .returning(TablePhone.id)
         ).all()
         if removed and table.invite_token is not None:
             table.invite_token = new_public_id()
         _announce_table(work, table.id)
-        return len(removed)
+        stayed = db.session.scalar(select(func.count()).where(*others)) or 0
+        return Unseated(len(removed), stayed)
 
 
 def leave(public_id: str, device_hash: str | None) -> None:

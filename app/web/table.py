@@ -23,6 +23,7 @@ from app.platform.extensions import limiter
 from app.services import access, saved_game, tables
 from app.web import streams
 from app.web.errors import render_error
+from app.web.forms import whole_number
 
 bp = Blueprint("table", __name__)
 
@@ -49,6 +50,7 @@ def invite_page(public_id: str) -> str:
         address=address,
         own_phone=invited.own_phone,
         others=invited.others,
+        newest_seat=invited.newest_seat,
         game_rules=invited.game_rules,
     )
 
@@ -71,17 +73,31 @@ def stop_inviting(public_id: str) -> ResponseReturnValue:
 @bp.post("/parties/<public_id>/inviter/retirer")
 @rate_limits.writes
 def remove_invited_phones(public_id: str) -> ResponseReturnValue:
-    count = tables.remove_invited_phones(public_id, current_device_hash())
-    flash(
-        ngettext(
-            "%(num)d téléphone invité retiré : il ne peut plus ouvrir les parties de la table, "
-            "et l’adresse pour marquer a changé.",
-            "%(num)d téléphones invités retirés : ils ne peuvent plus ouvrir les parties de la "
-            "table, et l’adresse pour marquer a changé.",
-            count,
-        ),
-        "info",
-    )
+    """Unseat the invited phones the page showed (one seated since stays, and is said)."""
+    seen = whole_number(request.form.get("newest_seat"))
+    unseated = tables.remove_invited_phones(public_id, current_device_hash(), seen)
+    if unseated.removed:
+        flash(
+            ngettext(
+                "%(num)d téléphone invité retiré : il ne peut plus ouvrir les parties de la "
+                "table, et l’adresse pour marquer a changé.",
+                "%(num)d téléphones invités retirés : ils ne peuvent plus ouvrir les parties de "
+                "la table, et l’adresse pour marquer a changé.",
+                unseated.removed,
+            ),
+            "info",
+        )
+    if unseated.stayed:
+        flash(
+            ngettext(
+                "%(num)d téléphone a rejoint la table depuis l’ouverture de cette page : il y "
+                "est encore ; « Retirer les téléphones invités » le retire aussi.",
+                "%(num)d téléphones ont rejoint la table depuis l’ouverture de cette page : ils "
+                "y sont encore ; « Retirer les téléphones invités » les retire aussi.",
+                unseated.stayed,
+            ),
+            "info",
+        )
     return redirect(url_for("table.invite_page", public_id=public_id), 303)
 
 

@@ -247,7 +247,7 @@ def test_removed_phones_stay_out_and_their_address_no_longer_seats_them(app, cli
                    "Retirer les téléphones invités") is None  # fmt: skip
 
     page = parse(client.get(f"{game_url(public_id)}/inviter").data)
-    removed = client.post(form_of(page, "Retirer les téléphones invités").get("action"))
+    removed = tap(client, page, "Retirer les téléphones invités")
 
     assert removed.status_code == 303
     told = client.get(removed.headers["Location"]).get_data(as_text=True)
@@ -260,3 +260,20 @@ def test_removed_phones_stay_out_and_their_address_no_longer_seats_them(app, cli
     assert join(new_device(app), renewed[0]).status_code == 303
     assert joined.post(address).status_code == 404
     assert joined.get(game_url(public_id)).status_code == 404
+
+
+def test_removing_the_invited_phones_leaves_one_seated_since_the_page_was_drawn(app, client):
+    public_id = start_game(client, NAMES)
+    address = invite(client, public_id)
+    shown, later = new_device(app), new_device(app)
+    join(shown, address)
+    page = parse(client.get(f"{game_url(public_id)}/inviter").data)  # « 1 » phone to remove
+    join(later, address)  # seated after the page was drawn: the page never showed it
+
+    removed = tap(client, page, "Retirer les téléphones invités")
+
+    told = client.get(removed.headers["Location"]).get_data(as_text=True)
+    assert "1 téléphone invité retiré" in told
+    assert "1 téléphone a rejoint la table depuis l’ouverture de cette page" in told
+    assert shown.get(game_url(public_id)).status_code == 404
+    assert later.get(game_url(public_id)).status_code == 200

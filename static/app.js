@@ -123,15 +123,13 @@ document.addEventListener("click", (event) => {
   });
   // « Rejouer avec les mêmes joueurs » on another phone of the table (or in another tab): this
   // phone goes on with the new game, as its followers do. Back comes to this game, which then
-  // links the new one. A page being typed in stays: it says the game changed, and once its round
-  // is sent (the answer: this game's end, the values kept) or its fields emptied, it shows the
-  // result and its link to the new game. (The page carries no words of its own for this: 25,600
-  // B for a first visit, tests/performance/test_bytes.py.)
+  // links the new one. A page being typed in stays and says the game changed: its round, once
+  // sent, comes back refused with this game's end, the values kept and the link to the new game;
+  // its fields emptied, it catches up to that end (the round that ended it moved `newest`).
   stream.addEventListener("suite", (event) => {
     stream.close();
     if (!typing()) return location.assign(event.data);
-    newest = Infinity;
-    catchUp();
+    document.querySelector("#game [data-live-notice]")?.removeAttribute("hidden");
   });
   // Fields emptied, the phone looked at again, or a round's answer in: catch up then.
   document.addEventListener("input", catchUp);

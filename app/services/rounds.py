@@ -202,7 +202,8 @@ def edit_round(
             "La manche %(number)s tient déjà ces valeurs : voici la feuille à jour.",
             number=number,
         )
-        check_version(before, version, GAME_CHANGED, same if _holds(sheet, number, typed) else None)
+        changed = GAME_CHANGED if number <= len(sheet.rounds) else _cancelled_since(sheet, number)
+        check_version(before, version, changed, same if _holds(sheet, number, typed) else None)
         if not 1 <= number <= len(sheet.rounds):  # an address typed by hand
             raise GameNotFound(f"{public_id} round {number}")
         try:
@@ -213,6 +214,18 @@ def edit_round(
         game.rounds[number - 1].heads = list(checked.scores)
         game.rounds[number - 1].ended_by = checked.ended_by
         return _changed(work, game)
+
+
+def _cancelled_since(sheet: rules.Scoresheet, number: int) -> rules.Message:
+    """What a correction of a round cancelled since its form was opened is told: its values go
+    to the next round's form (« Rétablir la manche » puts back the round as it was)."""
+    return N_(
+        "La partie a changé sur un autre téléphone ou un autre onglet : la manche %(number)s "
+        "y a été annulée. Rien n’a été corrigé : vos valeurs sont ci-dessous, pour la manche "
+        "%(next)s ; vérifiez-les puis validez.",
+        number=number,
+        next=sheet.next_round,
+    )
 
 
 def _holds(sheet: rules.Scoresheet, number: int | None, typed: rules.RoundScores) -> bool:

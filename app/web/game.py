@@ -217,9 +217,10 @@ def healthz() -> ResponseReturnValue:
     return {"status": "ok"}
 
 
-def game_page(found: saved_game.SavedGame, **context: Any) -> str:
-    """Render a game: its live part for htmx, the whole page otherwise."""
-    template = "game/_game_update.html" if is_htmx() else "game/game.html"
+def game_page(found: saved_game.SavedGame, *, whole: bool = False, **context: Any) -> str:
+    """Render a game: its live part for htmx (unless the `whole` page is asked for), the whole
+    page otherwise."""
+    template = "game/_game_update.html" if is_htmx() and not whole else "game/game.html"
     image = url_for("game.result_image", public_id=found.public_id)
     share = share_of(found, image)
     # Where the table went on, once « Rejouer avec les mêmes joueurs » was tapped (only a finished

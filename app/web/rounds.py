@@ -178,6 +178,8 @@ def edit_round(public_id: str, number: int) -> ResponseReturnValue:
         return go_to(url_for("game.game", public_id=public_id))
     # Changed since the form was opened, or scores that cannot be.
     except saved_game.Refused as refused:
+        if number > len(refused.game.scoresheet.rounds):  # cancelled since: no form for it
+            return _in_next_round(refused, form)
         return _edit_form(
             refused.game,
             number,
@@ -188,6 +190,23 @@ def edit_round(public_id: str, number: int) -> ResponseReturnValue:
         )
     flash(_("Manche %(number)s modifiée.", number=number), "info")
     return go_to(url_for("game.game", public_id=public_id))
+
+
+def _in_next_round(changed: saved_game.Refused, form: EditRoundForm) -> ResponseReturnValue:
+    """Answer a correction of a round cancelled since with the game's page (409), its values in
+    the next round's form; the address becomes the game's (htmx: the correction's form takes the
+    page's #main), so that a reload shows the game, not a round that is gone."""
+    page = game_page(
+        changed.game,
+        whole=True,
+        typed=form.typed(),
+        ended_by=form.round_ender(),
+        refusal=shown(changed.refusal),
+        refused_number=None,
+        focus_entry=True,
+    )
+    address = url_for("game.game", public_id=changed.game.public_id)
+    return page, 409, {"HX-Replace-Url": address}
 
 
 def _edit_form(
@@ -214,7 +233,7 @@ def _edit_form(
 
 def _refused(
     found: saved_game.SavedGame, refusal: rules.Refusal, form: RoundForm, status: int = 422
-) -> tuple[str, int]:
+) -> ResponseReturnValue:
     """Show a refused round again with what is wrong and every value typed (who ended it too);
     the refusal names the round as it was sent (the form may now be for another: recorded
     elsewhere meanwhile)."""
@@ -225,4 +244,6 @@ def _refused(
         refusal=shown(refusal),
         refused_number=form.round_number(),
     )
+    if found.scoresheet.is_over:  # ended elsewhere: the refusal and the result are at the top
+        return page, status, {"HX-Reswap": "outerHTML show:top showTarget:#main"}
     return page, status

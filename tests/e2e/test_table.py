@@ -185,7 +185,9 @@ def test_a_rematch_elsewhere_never_takes_away_a_page_being_typed_in(new_context)
     expect(first.page.get_by_role("status").filter(has_text="Un autre téléphone")).to_be_visible()
     expect(first.heads_field("Alice")).to_have_value("4")  # still here, nothing lost
     assert first.page.url == address
-    first.heads_field("Alice").fill("")  # emptied: the page catches up, and links the new game
+    first.validate.click()  # sent: refused, with this game's end, the values and the new game
+    expect(first.alert).to_contain_text("elle est terminée")
+    expect(first.page.get_by_text("Valeurs envoyées")).to_contain_text("Alice 4")
     expect(first.result).to_contain_text("La table a continué avec une nouvelle partie")
     first.page.get_by_role("link", name="Aller à la nouvelle partie").click()
     expect(first.page).to_have_url(second.page.url)

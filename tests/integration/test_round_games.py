@@ -175,7 +175,7 @@ def test_the_rules_page_says_flip_7_s_x2_and_its_tie_in_each_language(client):
     assert "une manche de plus" in french
     assert "dépasser 108 points" in french
     assert "one more round" in english and "more than 108 points" in english
-    assert "eine Runde mehr" in german and "mehr als 108 Punkte" in german
+    assert "noch eine Runde" in german and "mehr als 108 Punkte" in german
 
 
 def named_in_header_and_title(client, address: str) -> tuple[str, str]:

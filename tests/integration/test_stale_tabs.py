@@ -88,18 +88,37 @@ def test_a_restore_from_a_page_drawn_before_another_round_in_its_place_is_a_409(
 
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["plain form", "htmx"])
-def test_a_correction_of_a_round_cancelled_meanwhile_keeps_its_values_in_a_409(client, game, htmx):
+def test_a_correction_of_a_round_cancelled_meanwhile_brings_its_values_to_the_next_round(
+    client, game, htmx
+):
     form = parse(client.get(f"{game_url(game)}/manches/2").data).find(id="edit-round")
     assert cancel_round(client, game, 2).status_code == 303  # tab B
     data = {"version": hidden_value(form, "version"), "heads-0": "8", "heads-1": "1"}
 
     response = client.post(form.get("action"), data=data, headers=HTMX if htmx else {})
 
-    assert response.status_code == 409  # not a 404: the round is gone, the values are not
+    assert response.status_code == 409  # not a 404, nor a form for a round that is gone
+    assert response.headers.get("HX-Replace-Url") == game_url(game)
     page = parse(response.data)
-    assert "La partie a changé" in page.find(role="alert").text
+    assert "la manche 2 y a été annulée" in page.find(role="alert").text
+    round_form = page.find(id="round-form")
+    assert hidden_value(round_form, "number") == "2"  # the game's own next round…
     assert [field_labelled(page, name).get("value") for name in ("Alice", "Bob")] == ["8", "1"]
     assert round_lines(parse(client.get(game_url(game)).data)) == [[5, 7]]
+
+
+def test_a_correction_refused_as_stale_keeps_its_form_while_its_round_is_there(client, game):
+    form = parse(client.get(f"{game_url(game)}/manches/1").data).find(id="edit-round")
+    assert play_round(client, game, 3, [1, 1]).status_code == 303  # tab B plays on
+    data = {"version": hidden_value(form, "version"), "heads-0": "8", "heads-1": "1"}
+
+    response = client.post(form.get("action"), data=data)
+
+    assert response.status_code == 409
+    page = parse(response.data)
+    assert "La partie a changé" in page.find(role="alert").text
+    assert page.find(id="edit-round") is not None  # to send again, now from the game as it is
+    assert [field_labelled(page, name).get("value") for name in ("Alice", "Bob")] == ["8", "1"]
 
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["plain form", "htmx"])

@@ -65,8 +65,10 @@ def test_removing_the_invited_phones_ends_their_live_stream(server):
     try:
         assert events.get(timeout=10) == "version"  # the stream is open
         page = owner.get(f"/parties/{game}/inviter")
+        seen = re.search(r'name="newest_seat" value="(\d+)"', page.text).group(1)  # as shown
         removed = owner.post(
-            f"/parties/{game}/inviter/retirer", {"csrf_token": csrf_token(page.text)}
+            f"/parties/{game}/inviter/retirer",
+            {"csrf_token": csrf_token(page.text), "newest_seat": seen},
         )
         assert removed.status_code == 303
 

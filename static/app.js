@@ -96,8 +96,11 @@ document.addEventListener("click", (event) => {
   const first = document.getElementById("game");
   if (!first?.dataset.live || !window.EventSource) return;
   let newest = Number(first.dataset.version);
+  // Something typed is on screen: in the round's fields, or a round's values refused because the
+  // game ended elsewhere (« Valeurs envoyées », kept for « Annuler la manche »).
   const typing = () =>
-    [...document.querySelectorAll("#game input[data-heads]")].some((field) => field.value.trim());
+    [...document.querySelectorAll("#game input[data-heads]")].some((field) => field.value.trim()) ||
+    !!document.querySelector("#game .sent-values");
   const catchUp = () => {
     const game = document.getElementById("game");
     if (!game || newest <= Number(game.dataset.version) || document.hidden) return;

@@ -128,15 +128,11 @@ document.addEventListener("click", (event) => {
   // sent, comes back refused with this game's end, the values kept and the link to the new game;
   // its fields emptied, it catches up to that end (the round that ended it moved `newest`).
   // A round on its way (drawn at the tap, its fields emptied) is as good as typed: its answer
-  // says first.
+  // stays on screen (refused, with this game's end and the link to the new one).
   stream.addEventListener("suite", (event) => {
     stream.close();
-    const goOn = () => {
-      if (!typing()) return location.assign(event.data);
-      document.querySelector("#game [data-live-notice]")?.removeAttribute("hidden");
-    };
-    if (document.querySelector("#game .sheet .waiting")) document.addEventListener("sqp:answered", goOn, { once: true });
-    else goOn();
+    if (!typing() && !document.querySelector("#game .sheet .waiting")) return location.assign(event.data);
+    document.querySelector("#game [data-live-notice]")?.removeAttribute("hidden");
   });
   // Fields emptied, the phone looked at again, or a round's answer in: catch up then.
   document.addEventListener("input", catchUp);

@@ -273,6 +273,7 @@
       messages?.removeAttribute("role");
       flush(); // first: the line then says the round is being sent
       draw(true);
+      document.getElementById("scores")?.scrollIntoView(); // the new totals, as htmx showed them
     }
     sqp.show();
   }
@@ -402,6 +403,14 @@
     if (!old || !fresh) return;
     const active = document.activeElement;
     const kept = !refused && keepTyping(old, fresh);
+    // A script of the answer (the result's share.js) runs as in htmx's swap: one parsed by a
+    // template does not.
+    for (const script of fresh.querySelectorAll("script")) {
+      const live = document.createElement("script");
+      for (const { name, value } of script.attributes) live.setAttribute(name, value);
+      live.textContent = script.textContent;
+      script.replaceWith(live);
+    }
     old.replaceWith(fresh);
     window.htmx?.process(fresh);
     // Typing goes on where it was (the caret too); else the answer's own focus, as htmx gives
@@ -410,8 +419,11 @@
     if (same) {
       same.focus();
       if (active.selectionStart != null) same.setSelectionRange(active.selectionStart, active.selectionEnd);
-    } else if (refused || old.contains(active) || active === document.body) {
-      fresh.querySelector("[autofocus]")?.focus();
+    } else if (refused || old.contains(active) || active === document.body || active?.matches("[role=status]")) {
+      // Where htmx's swap showed it (the form's hx-swap, HX-Reswap): the scores, or the top
+      // when the game is over (the result above them).
+      document.getElementById(fresh.querySelector(".result") ? "main" : "scores")?.scrollIntoView();
+      fresh.querySelector("[autofocus]")?.focus({ preventScroll: !!fresh.querySelector(".result") });
     }
     sqp.remember(fresh);
     for (const extra of template.content.querySelectorAll("[id][data-hx-swap-oob]")) {

@@ -22,7 +22,8 @@ def test_skyjo_doubles_who_ended_the_round_and_the_lowest_total_wins(page: Page)
     form, game = start(page, "Skyjo", names)
     expect(page.get_by_label("Variante pro")).to_be_hidden()  # 6 qui prend's alone
     form.start.click()
-    expect(game.page.get_by_text("Skyjo", exact=True)).to_be_visible()
+    expect(game.scoreboard).to_be_visible()  # the game's page (the form named Skyjo too)
+    expect(game.page.get_by_role("main").get_by_text("Skyjo", exact=True)).to_be_visible()
 
     game.enter_round(names, ["-5", "12"])  # nobody named as ending the round: refused, kept
     expect(game.alert).to_contain_text("qui a fini la manche")

@@ -32,13 +32,6 @@ def start_game(
     A creation_key already used by this device returns the game it created (a repeat).
     """
     names = rules.seat_players(typed_names, game_rules.game.max_players)
-    return _seat(device_hash, names, game_rules, creation_key)
-
-
-def _seat(
-    device_hash: str, names: Sequence[str], game_rules: rules.GameRules, creation_key: str | None
-) -> SavedGame:
-    """Store a new game of these names, seated already (or return the game the key created)."""
     try:
         with UnitOfWork():
             existing = _created_with(device_hash, creation_key) if creation_key else None
@@ -55,7 +48,9 @@ def _seat(
 def _seated(
     device_hash: str, names: Sequence[str], game_rules: rules.GameRules, creation_key: str | None
 ) -> Game:
-    """Add a new game with these players in these seats (inside a unit of work)."""
+    """Add a new game with these players in these seats (inside a unit of work). The names are
+    not checked here: a rematch seats them as they sat, one the rules refuse since it was stored
+    (a direction control, two names that now read alike) included."""
     game = Game(
         device_hash=device_hash,
         game=game_rules.game.key,

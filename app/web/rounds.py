@@ -23,8 +23,8 @@ from app.web.forms import (
     carried_heads,
     whole_number,
 )
-from app.web.game import ENDER, answer_write, game_page, go_to
-from app.web.htmx import is_htmx
+from app.web.game import ENDER, answer_write, game_page
+from app.web.htmx import go_to, is_htmx
 from app.web.refusals import said, shown, status_of
 
 bp = Blueprint("rounds", __name__)

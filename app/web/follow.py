@@ -35,7 +35,7 @@ from app.services import saved_game, sharing
 from app.web import streams
 from app.web.errors import render_error
 from app.web.htmx import is_htmx, vary_on_htmx
-from app.web.shared_result import image_response, share_of
+from app.web.result.share import image_response, share_of
 
 bp = Blueprint("follow", __name__)
 

@@ -26,7 +26,7 @@ from app.services import games, reads, saved_game
 from app.web.forms import DrawnForm, carried_heads, whole_number
 from app.web.htmx import is_htmx, vary_on_htmx
 from app.web.refusals import shown, status_of
-from app.web.shared_result import image_response, share_of
+from app.web.result.share import image_response, share_of
 
 bp = Blueprint("game", __name__)
 # The pages the installed app keeps its last copy of, to show without network (a JavaScript

@@ -24,9 +24,10 @@ from app.platform import rate_limits
 from app.platform.devices import current_device_hash
 from app.services import games, reads, saved_game
 from app.web.forms import DrawnForm, carried_heads, whole_number
+from app.web.game_view import GamePage
 from app.web.htmx import is_htmx, vary_on_htmx
 from app.web.refusals import shown, status_of
-from app.web.result.share import image_response, share_of
+from app.web.result.share import image_response
 
 bp = Blueprint("game", __name__)
 # The pages the installed app keeps its last copy of, to show without network (a JavaScript
@@ -119,14 +120,7 @@ def game_page(found: saved_game.SavedGame, *, whole: bool = False, **context: An
     """Render a game: its live part for htmx (unless the `whole` page is asked for), the whole
     page otherwise."""
     template = "game/_game_update.html" if is_htmx() and not whole else "game/game.html"
-    image = url_for("game.result_image", public_id=found.public_id)
-    share = share_of(found, image)
-    # Where the table went on, once « Rejouer avec les mêmes joueurs » was tapped (only a finished
-    # game has a rematch): the page links it, and opens no live stream (it would move on at once).
-    rematch = games.rematch_of(found) if found.scoresheet.is_over else None
-    return render_template(
-        template, game=found, sheet=found.scoresheet, share=share, rematch=rematch, **context
-    )
+    return render_template(template, **GamePage.of(found).context(), **context)
 
 
 def answer_write(

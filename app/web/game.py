@@ -23,6 +23,7 @@ from app import rules
 from app.platform import rate_limits
 from app.platform.devices import current_device_hash
 from app.services import games, reads, saved_game
+from app.services.refusals import GameChanged, OwnPhoneOnly, Refused
 from app.web.forms import DrawnForm, carried_heads, whole_number
 from app.web.game_view import GamePage
 from app.web.htmx import is_htmx, vary_on_htmx
@@ -74,7 +75,7 @@ def delete_game_form(public_id: str) -> str:
     """Ask before deleting a game for good."""
     found = reads.find_game(public_id, current_device_hash())
     if found.owner != current_device_hash():  # a phone of its table: « Quitter la table »
-        raise saved_game.OwnPhoneOnly(public_id)
+        raise OwnPhoneOnly(public_id)
     return render_template("game/delete_game.html", game=found, sheet=found.scoresheet)
 
 
@@ -84,7 +85,7 @@ def delete_game(public_id: str) -> ResponseReturnValue:
     """Delete a game, its rounds and its place in history and statistics, as its page showed it."""
     try:
         games.delete_game(public_id, current_device_hash(), DrawnForm(request.form).game_version())
-    except saved_game.GameChanged as changed:  # asked again, about the game as it now stands
+    except GameChanged as changed:  # asked again, about the game as it now stands
         page = render_template(
             "game/delete_game.html",
             game=changed.game,
@@ -110,7 +111,7 @@ def rematch(public_id: str) -> ResponseReturnValue:
     version = DrawnForm(request.form).game_version()
     try:
         new = games.rematch(public_id, current_device_hash(), version)
-    except saved_game.Refused as refused:  # reopened elsewhere since, or not over
+    except Refused as refused:  # reopened elsewhere since, or not over
         page = game_page(refused.game, refusal=shown(refused.refusal), focus_entry=True)
         return page, status_of(refused)
     return redirect(url_for("game.game", public_id=new.public_id), 303)

@@ -15,7 +15,7 @@ ENV PYTHONUNBUFFERED=1 \
 
 # FriBiDi: Pillow's wheel brings HarfBuzz and libraqm but loads FriBiDi from the system; without it
 # the result image's Arabic and Hebrew names are drawn unjoined and left to right, Thai marks
-# misplaced (app/web/result_type.py). 170 kB. Not pinned (DL3008): the base image's Debian release
+# misplaced (app/web/result/fonts.py). 170 kB. Not pinned (DL3008): the base image's Debian release
 # fixes it, and a pinned version is withdrawn from the mirror at its next security update, which
 # would break the build; the image takes the release's current one, as the base image's own do.
 # hadolint ignore=DL3008

@@ -102,15 +102,29 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, migrations: bool
         live.init_app(app, db.engine, read_versions=sharing.live_versions)
 
     from app.platform import installed_app
-    from app.web import assistant, errors, follow, game, history, rounds, table
+    from app.web import (
+        assistant,
+        errors,
+        follow,
+        game,
+        health,
+        history,
+        home,
+        new_game,
+        rounds,
+        table,
+    )
 
-    app.register_blueprint(game.bp)
+    app.register_blueprint(home.bp)
+    app.register_blueprint(new_game.bp)  # the form that seats the players, and starting the game
+    app.register_blueprint(game.bp)  # a game's page, deleting it, its result's image, its rematch
     app.register_blueprint(rounds.bp)  # recording, cancelling, restoring, correcting rounds
     app.register_blueprint(history.bp)  # past games, statistics, export and import
     app.register_blueprint(assistant.bp)  # the round assistant, counting heads, the rules
     installed_app.init_app(app, kept_pages=game.KEPT_OFFLINE)  # its manifest and service worker
     app.register_blueprint(follow.bp)  # sharing a game, and following it from other phones
     app.register_blueprint(table.bp)  # several phones scoring one table
+    app.register_blueprint(health.bp)  # /healthz, for the host
     errors.init_app(app)
     return app
 

@@ -41,7 +41,7 @@ GAMES = {
         ],
         [[3, 7, 12, 9, 4, 5, 8, 10, 2, 6], [10, 9, 8, 7, 6, 5, 4, 3, 2, 61]],
     ),
-    # Each character in the first font that has it (app/web/result_type.py): CJK, Thai, Arabic's
+    # Each character in the first font that has it (app/web/result/fonts.py): CJK, Thai, Arabic's
     # U+FDFD, emoji.
     "result-image-any-script.png": (
         "en",

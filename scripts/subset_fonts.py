@@ -1,5 +1,6 @@
-"""Build the fallback fonts of the shared result's image (app/web/fonts/Noto*) from Debian's Noto
-packages: the scripts DejaVu Sans lacks, in a few MB (app/web/result_type.py, FACES).
+"""Build the fallback fonts of the shared result's image (app/web/result/font_files/Noto*) from
+Debian's Noto packages: the scripts DejaVu Sans lacks, in a few MB (app/web/result/fonts.py,
+FACES).
 
     apt-get install fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji fonts-symbola
     .venv/bin/python scripts/subset_fonts.py
@@ -19,7 +20,7 @@ from pathlib import Path
 from fontTools import subset
 from fontTools.ttLib import TTFont
 
-OUT = Path(__file__).resolve().parents[1] / "app" / "web" / "fonts"
+OUT = Path(__file__).resolve().parents[1] / "app" / "web" / "result" / "font_files"
 NOTO = Path("/usr/share/fonts/truetype/noto")
 SYMBOLA = Path("/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf")  # fonts-symbola
 CJK = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")

@@ -10,7 +10,7 @@ from sqlalchemy import BindParameter, ColumnElement, or_, select
 from sqlalchemy.orm import selectinload
 
 from app.platform.extensions import db
-from app.services.saved_game import GameNotFound, OwnPhoneOnly
+from app.services.refusals import GameNotFound, OwnPhoneOnly
 from app.storage.models import Game, TablePhone
 
 PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # the alphabet of secrets.token_urlsafe

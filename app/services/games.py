@@ -16,7 +16,8 @@ from app import rules
 from app.platform.extensions import db
 from app.rules import N_
 from app.services.access import load_game, load_own_game, with_sheets
-from app.services.saved_game import RoundRefused, SavedGame, check_version, kept_sheet
+from app.services.refusals import RoundRefused, check_version
+from app.services.saved_game import SavedGame, kept_sheet
 from app.services.unit_of_work import UnitOfWork
 from app.storage.models import Game, Player
 

@@ -15,7 +15,8 @@ from sqlalchemy import cast as cast_as
 from app import rules
 from app.platform.extensions import db
 from app.services.access import look_for, reachable_by, with_sheets
-from app.services.saved_game import GameColumns, GameNotFound, SavedGame
+from app.services.refusals import GameNotFound
+from app.services.saved_game import GameColumns, SavedGame
 from app.storage.models import Game, Player, Round, RowsRoundState
 
 IN_PROGRESS_LOOKBACK = 20  # how many of the newest games the home page looks through

@@ -20,7 +20,8 @@ from app import rules
 from app.platform.extensions import db
 from app.services.access import load_game  # a write's load, lock included
 from app.services.reads import read_game, rows_round_of
-from app.services.saved_game import GameChanged, GameNotFound, SavedGame, check_version
+from app.services.refusals import GameChanged, GameNotFound, check_version
+from app.services.saved_game import SavedGame
 from app.services.unit_of_work import UnitOfWork
 from app.storage.models import Game, RowsRoundState
 

@@ -4,7 +4,7 @@ A write is one unit of work (app/services/unit_of_work.py): it loads its game wi
 checks that the page it was drawn from showed the game as it stands (its version), writes,
 announces the change to the game's followers and returns the game as it now
 stands; the unit commits. A refused write raises, inside the unit, one of the refusals of
-app/services/saved_game.py, carrying the game as it stands: the unit rolls back and frees the lock.
+app/services/refusals.py, carrying the game as it stands: the unit rolls back and frees the lock.
 """
 
 from __future__ import annotations
@@ -18,15 +18,8 @@ from app import rules
 from app.platform.extensions import db
 from app.rules import N_
 from app.services.access import load_game
-from app.services.saved_game import (
-    GameNotFound,
-    RoundRefused,
-    SavedGame,
-    StaleRound,
-    cancelled_round,
-    check_version,
-    keep_sheet,
-)
+from app.services.refusals import GameNotFound, RoundRefused, StaleRound, check_version
+from app.services.saved_game import SavedGame, cancelled_round, keep_sheet
 from app.services.unit_of_work import UnitOfWork
 from app.storage.models import Game, Round
 

@@ -15,6 +15,7 @@ from sqlalchemy import Connection, func, select
 from app import rules
 from app.platform.extensions import db
 from app.services import access, games, saved_game
+from app.services.refusals import GameNotFound
 from app.services.unit_of_work import UnitOfWork
 from app.storage.models import Game, TablePhone, new_public_id
 
@@ -65,7 +66,7 @@ def followed_game(token: str) -> saved_game.SavedGame:
         else None
     )
     if game is None:
-        raise saved_game.GameNotFound(token)
+        raise GameNotFound(token)
     return saved_game.SavedGame.of(game)
 
 
@@ -80,7 +81,7 @@ def followed_version(token: str) -> tuple[int, int]:
         else None
     )
     if found is None:
-        raise saved_game.GameNotFound(token)
+        raise GameNotFound(token)
     return found.id, found.version
 
 

@@ -21,6 +21,7 @@ from sqlalchemy import delete, func, select
 from app import rules
 from app.platform.extensions import db
 from app.services import access, games, saved_game
+from app.services.refusals import GameNotFound, OwnPhoneOnly
 from app.services.unit_of_work import UnitOfWork
 from app.storage.models import Game, SharedTable, TablePhone, new_public_id
 
@@ -119,7 +120,7 @@ def leave(public_id: str, device_hash: str | None) -> None:
     with UnitOfWork() as work:
         game = access.load_game(public_id, device_hash, for_update=True)
         if game.device_hash == device_hash or game.table_id is None:
-            raise saved_game.OwnPhoneOnly(public_id)
+            raise OwnPhoneOnly(public_id)
         db.session.execute(
             delete(TablePhone).where(
                 TablePhone.table_id == game.table_id, TablePhone.device_hash == device_hash
@@ -157,7 +158,7 @@ def _table_invited(token: str, *, for_update: bool = False) -> int:
         query = query.with_for_update()
     table_id = db.session.scalar(query) if access.PUBLIC_ID.fullmatch(token) else None
     if table_id is None:
-        raise saved_game.GameNotFound(token)
+        raise GameNotFound(token)
     return table_id
 
 
@@ -166,7 +167,7 @@ def invited_game(token: str) -> saved_game.SavedGame:
     shows before joining), or raise GameNotFound (unknown or stopped)."""
     latest = _latest_game(_table_invited(token))
     if latest is None:  # every game of the table was deleted
-        raise saved_game.GameNotFound(token)
+        raise GameNotFound(token)
     return saved_game.SavedGame.of(latest)
 
 
@@ -187,7 +188,7 @@ def join(token: str, device_hash: str) -> saved_game.SavedGame:
             db.session.add(TablePhone(table_id=table_id, device_hash=device_hash))
         latest = _latest_game(table_id)
         if latest is None:  # every game of the table was deleted
-            raise saved_game.GameNotFound(token)
+            raise GameNotFound(token)
         return saved_game.SavedGame.of(latest)
 
 
@@ -203,12 +204,12 @@ def watched_version(public_id: str, device_hash: str | None) -> Watched:
     """Return what the live stream of a game this phone may score follows; or raise
     GameNotFound (deleted, or this phone left or was removed from its table)."""
     if device_hash is None or not access.PUBLIC_ID.fullmatch(public_id):
-        raise saved_game.GameNotFound(public_id)
+        raise GameNotFound(public_id)
     found = db.session.execute(
         select(Game.id, Game.version, games.rematch_column()).where(
             Game.public_id == public_id, access.reachable_by(device_hash)
         )
     ).one_or_none()
     if found is None:
-        raise saved_game.GameNotFound(public_id)
+        raise GameNotFound(public_id)
     return Watched(*found)

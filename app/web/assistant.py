@@ -164,7 +164,7 @@ def _device() -> str | None:
 
 
 def _version() -> int | None:
-    """The version of the game the step's page was drawn from (saved_game.check_version)."""
+    """The version of the game the step's page was drawn from (refusals.check_version)."""
     return whole_number(request.form.get("version"))
 
 

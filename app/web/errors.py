@@ -15,7 +15,7 @@ from werkzeug.exceptions import HTTPException
 
 from app.platform import rate_limits
 from app.platform.languages import wait_in_words
-from app.services.saved_game import GameNotFound, OwnPhoneOnly
+from app.services.refusals import GameNotFound, OwnPhoneOnly
 from app.web.htmx import is_htmx
 
 RETRY_AFTER = 5  # seconds before a phone sends again what a failing database refused

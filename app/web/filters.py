@@ -1,21 +1,20 @@
 """Template filters: lists of names and local dates, in the language of the page."""
 
 from collections.abc import Iterable
-from datetime import datetime
 
 import segno
-from babel.dates import format_skeleton, format_time, get_datetime_format
 from babel.lists import format_list
 from flask import Flask
-from flask_babel import get_locale, to_user_timezone
+from flask_babel import get_locale
 from markupsafe import Markup, escape
 
 from app import rules
 from app.platform.languages import translate
-from app.rules import GameRules, Scoresheet
+from app.rules import Scoresheet
 from app.rules.scoreboard import offline_rules, offline_warnings
 from app.web.chart import score_chart
 from app.web.sheet_view import long_word, score_lines, sheet_rows
+from app.web.wording import game_name, local_datetime
 
 
 def names_list(names: Iterable[str]) -> Markup:
@@ -46,35 +45,12 @@ def total_of(seat: int, sheet: Scoresheet) -> int:
     return sheet.totals[seat]
 
 
-def game_name(game_rules: GameRules) -> str:
-    """Return the game's name in the person's language, or the one typed for a free game."""
-    return game_rules.title or str(translate(game_rules.game.name))
-
-
 def offline_counting(sheet: Scoresheet) -> dict[str, object]:
     """Return what the page carries for static/tally.js and static/waiting.js to count and show
     the rounds that wait for the network as the server will: the rules' values, and the rows'
     warnings in the page's language (the script words no rule)."""
     warnings = [translate(warning) for warning in offline_warnings(sheet.rules)]
     return {**offline_rules(sheet.rules, len(sheet.rounds)), "warnings": warnings}
-
-
-def local_datetime(moment: datetime) -> str:
-    """Show a stored UTC time in the players' time zone: « 29 nov. 2026, 21:05 »."""
-    # Babel's medium date and time, without the seconds: each language orders them its own way.
-    try:
-        local = to_user_timezone(moment)
-    except OverflowError:  # a date at the edge of the calendar (imports refuse them since)
-        local = moment
-    locale = get_locale()
-    day = format_skeleton("yMMMd", local, locale=locale)
-    if locale.language == "fr" and local.day == 1:
-        day = "1er" + day.removeprefix("1")  # French says the first of the month « 1er »
-    return (
-        str(get_datetime_format("medium", locale=locale))
-        .replace("{1}", day)
-        .replace("{0}", format_time(local, "short", locale=locale))
-    )
 
 
 def after_colon(message: str) -> str:

@@ -32,10 +32,11 @@ from app.platform.devices import current_device_hash, no_device_cookie
 from app.platform.extensions import limiter
 from app.platform.languages import current_language
 from app.services import saved_game, sharing
+from app.services.refusals import GameNotFound
 from app.web import streams
 from app.web.errors import render_error
 from app.web.htmx import is_htmx, vary_on_htmx
-from app.web.shared_result import image_response, share_of
+from app.web.result.share import image_response, share_of
 
 bp = Blueprint("follow", __name__)
 
@@ -63,7 +64,7 @@ def _followed() -> tuple[int, int] | None:
     if "followed" not in g:
         try:
             g.followed = sharing.followed_version(_token())
-        except saved_game.GameNotFound:
+        except GameNotFound:
             g.followed = None
     return g.followed
 
@@ -117,7 +118,7 @@ def follow(token: str) -> ResponseReturnValue:
     """Show a shared game read-only; answer 304 when the follower already has this version."""
     try:
         if (followed := _followed()) is None:
-            raise saved_game.GameNotFound(token)
+            raise GameNotFound(token)
         game_id, version = followed
         if request.if_none_match.contains_weak(_etag(version)):
             response = current_app.response_class(status=304)
@@ -126,7 +127,7 @@ def follow(token: str) -> ResponseReturnValue:
             template = "follow/_follow.html" if is_htmx() else "follow/follow.html"
             response = current_app.make_response(_render_follow(template, token, found, game_id))
             version = found.version
-    except saved_game.GameNotFound:
+    except GameNotFound:
         response = current_app.make_response(render_error(404, _stopped()))
     else:
         response.set_etag(_etag(version), weak=True)
@@ -155,7 +156,7 @@ def live_updates(token: str) -> ResponseReturnValue:
     def look() -> streams.Said | None:
         try:
             shown_id, version, event = _event(token, parts)
-        except saved_game.GameNotFound:
+        except GameNotFound:
             return None
         # A rematch took the address on: this stream ends, and the phone's EventSource
         # reconnects to the new game's (within its retry, 2 s).
@@ -181,7 +182,7 @@ def result_image(token: str) -> Response:
     """Draw the shared game's result as an image, for whoever follows it."""
     try:
         found = sharing.followed_game(token)
-    except saved_game.GameNotFound:
+    except GameNotFound:
         return _private(current_app.make_response(render_error(404, _stopped())))
     return _private(image_response(found))
 

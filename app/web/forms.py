@@ -183,7 +183,7 @@ class NewGameForm(Form):
 
 class DrawnForm(Form):
     """A write's form: it names the version of the game its page was drawn from, so that the
-    service acts only on the game that page showed (saved_game.check_version)."""
+    service acts only on the game that page showed (refusals.check_version)."""
 
     version = HiddenField()
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from app import rules
 from app.platform.languages import translate
-from app.services import saved_game
+from app.services.refusals import GameChanged, Refused
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ def said(refusal: rules.Refusal) -> str:
     return " ".join(translate(message) for message in [*refusal.whole, *refusal.fields.values()])
 
 
-def status_of(refused: saved_game.Refused) -> int:
+def status_of(refused: Refused) -> int:
     """409 for a write drawn from an older game (it conflicts with the game as it stands), 422
     for one the rules refuse."""
-    return 409 if isinstance(refused, saved_game.GameChanged) else 422
+    return 409 if isinstance(refused, GameChanged) else 422

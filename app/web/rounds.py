@@ -15,6 +15,7 @@ from app import rules
 from app.platform import rate_limits
 from app.platform.devices import current_device_hash
 from app.services import reads, rounds, saved_game
+from app.services.refusals import GameChanged, Refused, StaleRound
 from app.web.forms import (
     CancelRoundForm,
     EditRoundForm,
@@ -23,8 +24,8 @@ from app.web.forms import (
     carried_heads,
     whole_number,
 )
-from app.web.game import ENDER, answer_write, game_page, go_to
-from app.web.htmx import is_htmx
+from app.web.game import ENDER, answer_write, game_page
+from app.web.htmx import go_to, is_htmx
 from app.web.refusals import said, shown, status_of
 
 bp = Blueprint("rounds", __name__)
@@ -65,10 +66,10 @@ def add_round(public_id: str) -> ResponseReturnValue:
     except rules.Refusal as unreadable:  # the form's own: text that is not a number
         found = reads.find_game(public_id, current_device_hash())
         return _refused(found, unreadable, form)
-    except saved_game.StaleRound as stale:
+    except StaleRound as stale:
         flash(said(stale.refusal), "info")
         return answer_write(stale.game)
-    except saved_game.Refused as refused:  # scores that cannot be, or a game changed elsewhere
+    except Refused as refused:  # scores that cannot be, or a game changed elsewhere
         return _refused(refused.game, refused.refusal, form, status=status_of(refused))
     return answer_write(found, announcement=_recorded(found))
 
@@ -98,9 +99,9 @@ def cancel_round(public_id: str) -> ResponseReturnValue:
         found = rounds.cancel_round(
             public_id, current_device_hash(), number, version=form.game_version()
         )
-    except saved_game.GameChanged as changed:
+    except GameChanged as changed:
         return game_page(changed.game, refusal=shown(changed.refusal), focus_entry=True), 409
-    except saved_game.StaleRound as stale:
+    except StaleRound as stale:
         flash(said(stale.refusal), "info")
         return answer_write(stale.game)
     flash(
@@ -130,9 +131,9 @@ def restore_round(public_id: str) -> ResponseReturnValue:
         found = rounds.restore_round(
             public_id, current_device_hash(), number, form.shown(), version=form.game_version()
         )
-    except saved_game.GameChanged as changed:
+    except GameChanged as changed:
         return game_page(changed.game, refusal=shown(changed.refusal), focus_entry=True), 409
-    except saved_game.Refused as refused:  # a repeat, or the game ended since
+    except Refused as refused:  # a repeat, or the game ended since
         flash(said(refused.refusal), "info")
         return answer_write(refused.game)
     flash(_("Manche %(number)s rétablie.", number=number), "info")
@@ -173,11 +174,11 @@ def edit_round(public_id: str, number: int) -> ResponseReturnValue:
     except rules.Refusal as unreadable:  # the form's own: text that is not a number
         found = reads.find_game(public_id, current_device_hash())
         return _edit_form(found, number, form.typed(), form.round_ender(), unreadable, 422)
-    except saved_game.StaleRound as stale:  # saved already: a double tap
+    except StaleRound as stale:  # saved already: a double tap
         flash(said(stale.refusal), "info")
         return go_to(url_for("game.game", public_id=public_id))
     # Changed since the form was opened, or scores that cannot be.
-    except saved_game.Refused as refused:
+    except Refused as refused:
         if number > len(refused.game.scoresheet.rounds):  # cancelled since: no form for it
             return _in_next_round(refused, form)
         return _edit_form(
@@ -192,7 +193,7 @@ def edit_round(public_id: str, number: int) -> ResponseReturnValue:
     return go_to(url_for("game.game", public_id=public_id))
 
 
-def _in_next_round(changed: saved_game.Refused, form: EditRoundForm) -> ResponseReturnValue:
+def _in_next_round(changed: Refused, form: EditRoundForm) -> ResponseReturnValue:
     """Answer a correction of a round cancelled since with the game's page (409), its values in
     the next round's form; the address becomes the game's (htmx: the correction's form takes the
     page's #main), so that a reload shows the game, not a round that is gone."""

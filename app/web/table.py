@@ -21,6 +21,7 @@ from app.platform import live, rate_limits, security
 from app.platform.devices import claim_device, current_device_hash, no_device_cookie
 from app.platform.extensions import limiter
 from app.services import access, saved_game, tables
+from app.services.refusals import GameNotFound
 from app.web import streams
 from app.web.errors import render_error
 from app.web.forms import whole_number
@@ -118,7 +119,7 @@ def join_page(token: str) -> ResponseReturnValue:
     try:
         game = tables.invited_game(token)
         page = render_template("table/join.html", token=token, game=game, sheet=game.scoresheet)
-    except saved_game.GameNotFound:
+    except GameNotFound:
         page = render_error(404, _stopped())
     return _private(current_app.make_response(page))
 
@@ -130,7 +131,7 @@ def join(token: str) -> ResponseReturnValue:
     """Seat this phone at the table and open its game."""
     try:
         game = tables.join(token, claim_device())
-    except saved_game.GameNotFound:
+    except GameNotFound:
         return _private(current_app.make_response(render_error(404, _stopped())))
     return _private(redirect(url_for("game.game", public_id=game.public_id), 303))
 
@@ -146,7 +147,7 @@ def live_version(public_id: str) -> ResponseReturnValue:
     device_hash = current_device_hash()
     try:
         first = tables.watched_version(public_id, device_hash)
-    except saved_game.GameNotFound:
+    except GameNotFound:
         return render_error(404)
     game_id = first.id
     # The rematch the page's stream first found (its public id, or « - » for none): each event
@@ -164,7 +165,7 @@ def live_version(public_id: str) -> ResponseReturnValue:
         # no more, as much as when the game is deleted.
         try:
             now = tables.watched_version(public_id, device_hash)
-        except saved_game.GameNotFound:
+        except GameNotFound:
             return None
         # The table went on with a new game since the page's stream began: it goes there. Not to
         # a rematch it began with: this phone came back to an older game on purpose (to correct

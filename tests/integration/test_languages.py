@@ -8,7 +8,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from flask_babel import force_locale
 
-from app.web.filters import after_colon, local_datetime
+from app.web.filters import after_colon
+from app.web.wording import local_datetime
 
 from .actions import game_url, play_round, start_game
 from .html import field_labelled, link, parse, status_text, table_named

@@ -10,7 +10,7 @@ import pytest
 
 from app import create_app
 from app.platform.extensions import limiter
-from app.web import result_image
+from app.web.result import picture
 
 from .actions import dump, game_page, game_url, new_device, play_round, play_rounds, start_game, tap
 from .html import parse
@@ -294,7 +294,7 @@ def test_only_new_drawings_of_the_result_count(client):
     game = start_game(client, ["Brice", "Chloé", "Aube"])
     play_rounds(client, game, [5, 9, 30], [10, 10, 40])
     image = f"{game_url(game)}/resultat.png"
-    result_image.forget_drawings()  # another test may have drawn the same card this minute
+    picture.forget_drawings()  # another test may have drawn the same card this minute
     french = [client.get(image, headers={"Accept-Language": "fr"}) for _ in range(4)]
     regional = client.get(image, headers={"Accept-Language": "fr-CA"})
     english = client.get(image, headers={"Accept-Language": "en"})

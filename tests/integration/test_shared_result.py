@@ -10,7 +10,7 @@ from urllib.parse import unquote
 import pytest
 from PIL import Image
 
-from app.web.result_image import HEIGHT, WIDTH
+from app.web.result.picture import HEIGHT, WIDTH
 
 from .actions import cancel_round, game_url, play_round, play_rounds, start_game
 from .html import link, parse

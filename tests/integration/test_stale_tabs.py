@@ -54,7 +54,7 @@ def test_a_round_the_sheet_did_not_expect_says_why_and_keeps_the_values(
     assert round_lines(parse(client.get(game_url(game)).data)) == [[5, 7]]
 
 
-# --- Every write names the game its page showed (saved_game.check_version): what the views add ---
+# --- Every write names the game its page showed (refusals.check_version): what the views add ---
 
 
 def test_a_cancel_from_a_page_drawn_before_another_round_in_its_place_is_a_409(client, app, game):

@@ -1,4 +1,4 @@
-"""Unit tests of app.web.result_card and app.web.result_image: what the shared result's image says
+"""Unit tests of app.web.result.text and app.web.result.picture: what the shared result's image says
 (through the card it is drawn from), and that every text of it is whole and inside its room."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from PIL import Image
 
 from app.rules import GameRules, Scoresheet
 from app.services.saved_game import SavedGame
-from app.web.result_card import image_card, result_card
-from app.web.result_image import HEIGHT, WIDTH, draw, layout, png
-from app.web.result_type import pieces
+from app.web.result.fonts import pieces
+from app.web.result.picture import HEIGHT, WIDTH, draw, layout, png
+from app.web.result.text import image_card, result_card
 
 N = "\u202f"
 LONG_TEN = (

@@ -12,7 +12,7 @@ from app import rules
 from app.platform.extensions import db
 from app.rules import EndRule, GameRules
 from app.services import games, reads, rounds, saved_game
-from app.services.saved_game import GameChanged, GameNotFound, RoundRefused, StaleRound
+from app.services.refusals import GameChanged, GameNotFound, RoundRefused, StaleRound
 from app.storage.models import Game
 
 pytestmark = pytest.mark.storage  # what is stored, on SQLite and PostgreSQL

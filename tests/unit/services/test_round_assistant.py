@@ -9,8 +9,8 @@ import pytest
 from app.rules import GameRules
 from app.services import games, reads, rounds
 from app.services import round_assistant as table
+from app.services.refusals import GameNotFound
 from app.services.round_assistant import CardsRefused, SheetChanged, StaleStep
-from app.services.saved_game import GameNotFound
 
 pytestmark = pytest.mark.storage  # what is stored, on SQLite and PostgreSQL
 

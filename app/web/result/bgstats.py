@@ -1,6 +1,6 @@
 """What a finished game's shared result says: each player's place, and the play BG Stats imports.
 
-Pure functions of a SavedGame: the page, the image (app/web/result_card.py) and the BG Stats
+Pure functions of a SavedGame: the page, the image (app/web/result/text.py) and the BG Stats
 link all read the same placings (app/rules/result.py), so they can never disagree.
 
 BG Stats' import (« Push plays to BG Stats from other apps or websites », bgstatsapp.com's

@@ -2,7 +2,7 @@
 the same result as one sentence for a group chat.
 
 The words are app/rules/result.py's, said once for the page, the follow page, the image, the
-text and BG Stats; this only translates them. app/web/result_image.py draws exactly these texts,
+text and BG Stats; this only translates them. app/web/result/picture.py draws exactly these texts,
 so a test of the card is a test of what the image says.
 """
 
@@ -15,7 +15,7 @@ from flask_babel import force_locale, get_locale
 from app import rules
 from app.platform.languages import current_language, isolated, translate
 from app.services.saved_game import SavedGame
-from app.web.filters import game_name, local_datetime
+from app.web.wording import game_name, local_datetime
 
 
 @dataclass(frozen=True)

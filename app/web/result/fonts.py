@@ -1,6 +1,6 @@
-"""The type of the shared result's image: its fonts (shipped in app/web/fonts, no system font
-assumed), the width of a text, and how a text wraps and shrinks to fit its room
-(app/web/result_image.py lays them out).
+"""The type of the shared result's image: its fonts (shipped in app/web/result/font_files, no
+system font assumed), the width of a text, and how a text wraps and shrinks to fit its room
+(app/web/result/picture.py lays them out).
 
 A name may be in any script: each character is drawn with the first of FACES that has a glyph for
 it (DejaVu Sans for Latin, Greek, Cyrillic, Hebrew, Arabic…; then Noto Sans for Thai, for U+FDFD
@@ -19,7 +19,7 @@ from pathlib import Path
 from fontTools.ttLib import TTFont
 from PIL import ImageFont
 
-FONTS = Path(__file__).parent / "fonts"
+FONTS = Path(__file__).parent / "font_files"
 # (regular, bold) in the order a character looks for its glyph; a face without a bold of its own
 # draws bold text regular (its script stays readable; the winner's row says who won).
 FACES = (

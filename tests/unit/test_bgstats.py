@@ -1,4 +1,4 @@
-"""Unit tests of app.services.result_share: each player's place and the play BG Stats imports."""
+"""Unit tests of app.web.result.bgstats: each player's place and the play BG Stats imports."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from app.rules import GAMES, Best, EndRule, GameRules, Scoresheet, placings
-from app.services.result_share import bgstats_link, bgstats_play
 from app.services.saved_game import SavedGame
+from app.web.result.bgstats import bgstats_link, bgstats_play
 
 PARIS = ZoneInfo("Europe/Paris")
 STARTED = datetime(2026, 11, 29, 20, 5, 7)  # UTC, as stored: 21:05:07 in Paris

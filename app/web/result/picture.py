@@ -1,8 +1,8 @@
 """The shared result as a PNG image (1080 × 1080, the square chat apps show whole), drawn by
-Pillow with the fonts shipped in app/web/fonts (DejaVu Sans, then Noto Sans for the scripts it
-lacks: app/web/result_type.py), no system font assumed.
+Pillow with the fonts shipped in app/web/result/font_files (DejaVu Sans, then Noto Sans for the
+scripts it lacks: app/web/result/fonts.py), no system font assumed.
 
-`layout` places the card's texts (app/web/result_card.py) and nothing else: a name too long for
+`layout` places the card's texts (app/web/result/text.py) and nothing else: a name too long for
 its column is drawn smaller, then wrapped at its spaces and hyphens, never cut; when the whole
 does not fit (ten players with long names) everything is drawn smaller together. `draw` paints
 that layout. Tests read the layout to check that every text is whole and inside its box.
@@ -18,8 +18,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from app.web.result_card import ResultCard
-from app.web.result_type import ascent, fit, line_height, paragraph, pieces, width_of, wrap
+from app.web.result.fonts import ascent, fit, line_height, paragraph, pieces, width_of, wrap
+from app.web.result.text import ResultCard
 
 WIDTH = HEIGHT = 1080
 MARGIN = 64

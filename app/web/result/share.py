@@ -13,10 +13,10 @@ from app import rules
 from app.platform import rate_limits
 from app.platform.languages import translate
 from app.services import transfer
-from app.services.result_share import bgstats_link, bgstats_play
 from app.services.saved_game import SavedGame
-from app.web import result_image
-from app.web.result_card import image_card, result_card
+from app.web.result import picture
+from app.web.result.bgstats import bgstats_link, bgstats_play
+from app.web.result.text import image_card, result_card
 
 # Changes whenever the drawing does, so that a browser's copy of an older drawing is not kept.
 DRAWING = "2"
@@ -31,8 +31,8 @@ class ResultShare:
     text: str
     bgstats_url: str
     file_name: str
-    width: int = result_image.WIDTH
-    height: int = result_image.HEIGHT
+    width: int = picture.WIDTH
+    height: int = picture.HEIGHT
 
 
 def share_of(game: SavedGame, image_url: str) -> ResultShare | None:
@@ -64,9 +64,9 @@ def image_response(game: SavedGame) -> Response:
     if request.if_none_match.contains(tag):
         response = current_app.response_class(status=304)
     else:
-        if not result_image.is_drawn(card):
+        if not picture.is_drawn(card):
             rate_limits.drawing()
-        response = current_app.response_class(result_image.png(card), mimetype="image/png")
+        response = current_app.response_class(picture.png(card), mimetype="image/png")
     response.set_etag(tag)
     # Only for whoever may see the game, and asked again each time (a cancelled round reopens it).
     response.headers["Cache-Control"] = "private, no-cache"

@@ -411,7 +411,7 @@ def test_a_waiting_round_recorded_meanwhile_by_another_phone_comes_back_for_the_
         f"{live_server.url}{urlsplit(page.url).path}/manches",
         data={
             **{"csrf_token": token, "number": "1", "version": "1"},  # its page, of a new game
-            **{"heads-0": "1", "heads-1": "1", "heads-2": "1"},
+            **{"score-0": "1", "score-1": "1", "score-2": "1"},
         },
         allow_redirects=False,
     )

@@ -107,7 +107,7 @@ class Phone:
         for number, heads in enumerate(rounds, start=start):
             # A game played forward only: round N is drawn from version N.
             form = {"csrf_token": self.csrf, "number": str(number), "version": str(number)}
-            form.update({f"heads-{seat}": str(value) for seat, value in enumerate(heads)})
+            form.update({f"score-{seat}": str(value) for seat, value in enumerate(heads)})
             answer = self.http.post(url, data=form, headers=headers, timeout=30)
             assert answer.status_code == 200, answer.status_code
 
@@ -331,7 +331,7 @@ function request()
   local number = next_round[turn]
   next_round[turn] = number + 1
   local body = "csrf_token=" .. csrf .. "&number=" .. number .. "&version=" .. number
-  for seat = 0, 4 do body = body .. "&heads-" .. seat .. "=" .. (seat == number % 5 and 1 or 0) end
+  for seat = 0, 4 do body = body .. "&score-" .. seat .. "=" .. (seat == number % 5 and 1 or 0) end
   return wrk.format("POST", "/parties/" .. ids[turn] .. "/manches", {
     ["Cookie"] = cookie, ["HX-Request"] = "true", ["Accept-Encoding"] = "gzip, deflate, br",
     ["Content-Type"] = "application/x-www-form-urlencoded"}, body)

@@ -119,7 +119,7 @@ async def scorer(port: int, game: Game, run: Run, every: float, until: float) ->
     while time.monotonic() < until:
         started = time.monotonic()
         form = f"number={game.next_round}&version={game.version}&" + "&".join(
-            f"heads-{s}=1" for s in range(len(PLAYERS))
+            f"score-{s}=1" for s in range(len(PLAYERS))
         )
         try:
             status, _, _ = await http(

@@ -145,7 +145,7 @@ class Load:
         heads[rng.randrange(PLAYERS)] += 1  # someone always takes a card
         number = str(table.next_number)  # played forward only: round N is drawn from version N
         form = {"csrf_token": table.token, "number": number, "version": number}
-        form.update({f"heads-{seat}": str(value) for seat, value in enumerate(heads)})
+        form.update({f"score-{seat}": str(value) for seat, value in enumerate(heads)})
         answer = self.request(table, "POST", f"/parties/{table.game}/manches", form)
         if answer is not None and answer.status_code == 303:
             table.next_number += 1

@@ -72,7 +72,7 @@ def main() -> None:
             game = started.headers["Location"]
             for number, heads in enumerate(rounds, start=1):
                 data = {"number": str(number), "version": str(number)}  # played forward
-                data.update({f"heads-{seat}": str(value) for seat, value in enumerate(heads)})
+                data.update({f"score-{seat}": str(value) for seat, value in enumerate(heads)})
                 assert client.post(f"{game}/manches", data=data).status_code == 303
             image = client.get(f"{game}/resultat.png", headers={"Accept-Language": language})
             assert image.mimetype == "image/png", image.status

@@ -75,7 +75,7 @@ def sheet_of(shape: Shape) -> rules.Scoresheet:
             if shape.finished and number == shape.rounds:
                 heads[0] = max(heads[0], 67 - sheet.totals[0])
             try:
-                sheet = sheet.with_round(sheet.check_round(heads).scores)
+                sheet = sheet.with_round(sheet.check_round(rules.RoundScores(tuple(heads))))
             except rules.Refusal:
                 break
         else:

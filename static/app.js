@@ -7,9 +7,9 @@ document.addEventListener("keydown", (event) => {
   const field = event.target;
   if (!(field instanceof HTMLInputElement) || !field.form) return;
 
-  const kind = ["data-heads", "data-card"].find((name) => field.hasAttribute(name));
+  const kind = ["data-score", "data-card"].find((name) => field.hasAttribute(name));
   if (kind) {
-    // Enter moves to the next player's field (heads, or a card for the assistant); on the last
+    // Enter moves to the next player's field (a score, or a card for the assistant); on the last
     // one the browser submits the form. form.elements, not querySelectorAll: the round's fields
     // sit on the scoreboard (form="round-form").
     const fields = [...field.form.elements].filter((element) => element.hasAttribute(kind));
@@ -65,20 +65,20 @@ document.addEventListener("input", (event) => {
   fetch("/healthz", { method: "HEAD", cache: "no-store" }).catch(() => {});
 });
 
-// « Compter les têtes » and the language links take what is typed along: the heads (and who
+// « Compter les têtes » and the language links take what is typed along: the scores (and who
 // ended the round, in Skyjo) of a round or its correction, or the new game's names and choices.
-// The count page brings the heads back with the one it counts; the page comes back in the other
-// language with them (app/web/game.py keeps `heads-N` and `ended_by` of its address for one
+// The count page brings the scores back with the one it counts; the page comes back in the other
+// language with them (app/web/game.py keeps `score-N` and `ended_by` of its address for one
 // drawing; the correction's and the new game's forms are filled from it), so neither loses what
 // was typed. (Without this file the link opens its page alone, and what was typed stays here.)
 document.addEventListener("click", (event) => {
-  const link = event.target.closest?.("[data-keeps-heads], .languages a");
+  const link = event.target.closest?.("[data-keeps-scores], .languages a");
   const form = document.querySelector("#round-form, #edit-round, #new-game");
   if (!link || !form) return;
   const url = new URL(link.href);
   // A language link names the page it comes back to (`next`): what is typed goes in that address.
   const next = url.searchParams.get("next");
-  const target = link.hasAttribute("data-keeps-heads") || !next ? url : new URL(next, location.origin);
+  const target = link.hasAttribute("data-keeps-scores") || !next ? url : new URL(next, location.origin);
   // What the address carried from a switch before goes: a field emptied since stays empty.
   for (const field of form.elements) target.searchParams.delete(field.name);
   for (const [name, value] of new FormData(form)) {
@@ -99,7 +99,7 @@ document.addEventListener("click", (event) => {
   // Something typed is on screen: in the round's fields, or a round's values refused because the
   // game ended elsewhere (« Valeurs envoyées », kept for « Annuler la manche »).
   const typing = () =>
-    [...document.querySelectorAll("#game input[data-heads]")].some((field) => field.value.trim()) ||
+    [...document.querySelectorAll("#game input[data-score]")].some((field) => field.value.trim()) ||
     !!document.querySelector("#game .sent-values");
   const catchUp = () => {
     const game = document.getElementById("game");
@@ -146,7 +146,7 @@ document.addEventListener("click", (event) => {
 document.addEventListener("htmx:before:request", (event) => {
   const form = event.detail.ctx?.sourceElement;
   if (form?.id !== "round-form") return;
-  const fields = [...form.elements].filter((field) => field.matches("[data-heads]"));
+  const fields = [...form.elements].filter((field) => field.matches("[data-score]"));
   const open = () => fields.forEach((field) => (field.readOnly = false));
   fields.forEach((field) => (field.readOnly = true));
   // Once every listener had its say: a request prevented (rounds wait) opens them at once.

@@ -22,9 +22,12 @@
   let ending = ""; // the end the waiting rounds would bring, said with them
   let pristine = null; // #game as the server drew it, before the waiting rounds were added
 
+  // A round kept before its fields were named `score-N` holds `heads-N`: read as today's (the
+  // server takes either, app/web/forms.py).
+  const renamed = (item) => ({ ...item, fields: item.fields?.map(([name, value]) => [name.replace(/^heads-/, "score-"), value]) });
   const read = () => {
     try {
-      return JSON.parse(localStorage.getItem(QUEUE)) || [];
+      return (JSON.parse(localStorage.getItem(QUEUE)) || []).map(renamed);
     } catch {
       return [];
     }
@@ -49,7 +52,7 @@
     if (!text) return 0;
     return /^[0-9]+$/.test(digits) ? sign * Number(digits) : null;
   };
-  const headsOf = (item) => item.fields.filter(([name]) => name.startsWith("heads-")).map(([, value]) => scoreOf(value) ?? 0);
+  const scoresOf = (item) => item.fields.filter(([name]) => name.startsWith("score-")).map(([, value]) => scoreOf(value) ?? 0);
   const enderOf = (item) => {
     const seat = item.fields.find(([name]) => name === "ended_by")?.[1];
     return seat ? +seat : null; // « A fini la manche », where the game asks (Skyjo)
@@ -57,7 +60,7 @@
   const roundForm = () => document.getElementById("round-form");
   // The round's fields sit on the scoreboard, tied to the form by form="round-form"; a copy not
   // yet in the page has no form owner, hence a query.
-  const fieldsIn = (part) => [...part.querySelectorAll("[data-heads]")];
+  const fieldsIn = (part) => [...part.querySelectorAll("[data-score]")];
   const nameOf = (row) => row.querySelector("label, .name").textContent;
 
   // What the status line says of the rounds that wait (pwa.js adds the rest).
@@ -122,7 +125,7 @@
     if (!board) return "";
     const rules = JSON.parse(board.dataset.rules);
     const rows = [...board.tBodies[0].rows].filter((row) => !row.matches(".row-error"));
-    const counted = window.sqpTally(rules, rows.map((row) => +row.querySelector(".total").textContent), items.map(headsOf), items.map(enderOf));
+    const counted = window.sqpTally(rules, rows.map((row) => +row.querySelector(".total").textContent), items.map(scoresOf), items.map(enderOf));
     const rounds = counted.rounds;
     const crown = (copy.querySelector("#scores .crown") || copy.querySelector("#crown")?.content.firstElementChild)?.cloneNode(true);
     rows.forEach((row, seat) => {
@@ -220,7 +223,7 @@
   // server's words: kept, it would count as 0 until sent, then come back refused. True if any is.
   function refuseUnreadable(form) {
     document.querySelectorAll("[data-unreadable]").forEach((element) => element.remove());
-    const fields = [...form.elements].filter((field) => field.matches("[data-heads]"));
+    const fields = [...form.elements].filter((field) => field.matches("[data-score]"));
     for (const field of fields) {
       if (field.hasAttribute("aria-describedby") && !document.getElementById(field.getAttribute("aria-describedby"))) {
         field.removeAttribute("aria-invalid");

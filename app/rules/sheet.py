@@ -70,8 +70,8 @@ class Scoresheet:
     def running_totals(self) -> list[list[int]]:
         """Return each player's total after each round (one list per round)."""
         running, sums = [], [0] * len(self.players)
-        for heads_taken in self.points:
-            sums = [total + value for total, value in zip(sums, heads_taken, strict=True)]
+        for points in self.points:
+            sums = [total + value for total, value in zip(sums, points, strict=True)]
             running.append(sums)
         return running
 
@@ -145,7 +145,7 @@ class Scoresheet:
             tuple(kept.ended_by for kept in checked),
         )
 
-    def check_round(self, scores: Sequence[int], ended_by: int | None = None) -> RoundScores:
+    def check_round(self, typed: RoundScores) -> RoundScores:
         """Return the next round as typed, checked by the game's rules, or raise Refusal."""
         if self.is_over:
             raise Refusal.of(
@@ -159,7 +159,6 @@ class Scoresheet:
                     most=MAX_ROUNDS,
                 )
             )
-        typed = RoundScores(tuple(scores), ended_by)
         checked = self.rules.game.check_round(typed, self.players, pro=self.rules.pro)
         if self.rules.plays_on(self.totals, len(self.rounds)):
             # The tied players alone play the round that breaks the tie (Flip 7's FAQ).
@@ -176,21 +175,19 @@ class Scoresheet:
                 raise Refusal(others, [])
         return checked
 
-    def with_round(self, scores: Sequence[int], ended_by: int | None = None) -> Scoresheet:
+    def with_round(self, typed: RoundScores) -> Scoresheet:
         return Scoresheet(
-            self.players, (*self.rounds, tuple(scores)), self.rules, (*self.enders, ended_by)
+            self.players, (*self.rounds, typed.scores), self.rules, (*self.enders, typed.ended_by)
         )
 
-    def with_round_replaced(
-        self, number: int, scores: Sequence[int], ended_by: int | None = None
-    ) -> Scoresheet:
+    def with_round_replaced(self, number: int, typed: RoundScores) -> Scoresheet:
         """Return the sheet with round `number` corrected, or raise Refusal.
 
         A correction may end the game, but only at the last round: had the game ended earlier,
         the rounds after it would never have been played.
         """
         rounds, enders = list(self.rounds), list(self.enders)
-        rounds[number - 1], enders[number - 1] = tuple(scores), ended_by
+        rounds[number - 1], enders[number - 1] = typed.scores, typed.ended_by
         sheet = Scoresheet(self.players, tuple(rounds), self.rules, tuple(enders))
         for played, running in enumerate(sheet.running_totals[:-1], start=1):
             if self.rules.is_over(running, played):

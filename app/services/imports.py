@@ -211,7 +211,7 @@ def _round_rows(game_id: int, sheet: rules.Scoresheet, after: int = 0) -> list[d
         {
             "game_id": game_id,
             "number": index + 1,
-            "heads": list(sheet.rounds[index]),
+            "heads": list(sheet.rounds[index]),  # the column of Round.scores
             "ended_by": sheet.enders[index],
             "recorded_at": None,
         }

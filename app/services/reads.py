@@ -205,12 +205,12 @@ def _sheets_from_rows(game_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
         .order_by(Player.game_id, Player.seat)
     ):
         sheets[game_id]["players"].append(name)
-    for game_id, heads, ended_by in db.session.execute(
-        select(Round.game_id, Round.heads, Round.ended_by)
+    for game_id, scores, ended_by in db.session.execute(
+        select(Round.game_id, Round.scores, Round.ended_by)
         .where(Round.game_id.in_(game_ids))
         .order_by(Round.game_id, Round.number)
     ):
-        sheets[game_id]["rounds"].append(heads)
+        sheets[game_id]["rounds"].append(scores)
         sheets[game_id]["enders"].append(ended_by)
     return sheets
 
@@ -236,7 +236,7 @@ class RoundHelp:
 def game_to_score(
     public_id: str, device_hash: str | None, carried: Mapping[int, int]
 ) -> tuple[SavedGame, RoundHelp]:
-    """Return the device's game as its page shows it, and the heads its round form starts with:
+    """Return the device's game as its page shows it, and the scores its round form starts with:
     the assistant's finished round, then those the address carries by seat (from « Compter les
     têtes »; seats the game does not have are left out). Raise GameNotFound.
 
@@ -253,9 +253,9 @@ def game_to_score(
     finished = rows_round is not None and rows_round.is_complete
     if rows_round is not None and finished:
         typed = [str(value) for value in rows_round.heads_taken]
-    for seat, heads in carried.items():
+    for seat, score in carried.items():
         if seat < len(typed):
-            typed[seat] = str(heads)
+            typed[seat] = str(score)
     help_ = RoundHelp(
         typed if any(typed) else None,
         finished,

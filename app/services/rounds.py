@@ -9,7 +9,6 @@ app/services/refusals.py, carrying the game as it stands: the unit rolls back an
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -36,13 +35,12 @@ def record_round(
     public_id: str,
     device_hash: str | None,
     number: int | None,
-    heads_taken: Sequence[int],
-    ended_by: int | None = None,
+    typed: rules.RoundScores,
     *,
     version: int | None,
 ) -> SavedGame:
-    """Record round `number` of the device's game, drawn from its `version`; return the game as
-    it now stands.
+    """Record round `number` of the device's game, `typed` on a form drawn from its `version`;
+    return the game as it now stands.
 
     Raise StaleRound if that round is already recorded with these scores (a repeat),
     GameChanged if the game changed since the form was drawn (the values come back, for the
@@ -53,7 +51,6 @@ def record_round(
         game = load_game(public_id, device_hash, for_update=True)
         before = SavedGame.of(game)
         sheet = before.scoresheet
-        typed = rules.RoundScores(tuple(heads_taken), ended_by)
         repeat = ALREADY_RECORDED if _holds(sheet, number, typed) else None
         check_version(before, version, _changed_under(sheet), repeat)
         if number != sheet.next_round:  # a hand-made form: its version and round disagree
@@ -62,10 +59,10 @@ def record_round(
             )
             raise RoundRefused(before, rules.Refusal.of(unnumbered))
         try:
-            checked = sheet.check_round(heads_taken, ended_by)
+            checked = sheet.check_round(typed)
         except rules.Refusal as refusal:
             raise RoundRefused(before, refusal) from refusal
-        game.rounds.append(_stored(number, checked))
+        game.rounds.append(Round(number=number, typed=checked))
         game.cancelled_rounds = None  # a new round by hand: the cancelled ones are no longer next
         try:
             db.session.flush()
@@ -120,7 +117,7 @@ def cancel_round(
             raise StaleRound(before, rules.Refusal.of(unnumbered))
         cancelled = game.rounds.pop()
         # A new list, not an append: the JSON column only notices a new value.
-        kept: list[int] | dict[str, Any] = list(cancelled.heads)
+        kept: list[int] | dict[str, Any] = list(cancelled.scores)
         if cancelled.ended_by is not None:
             kept = {"scores": kept, "ended_by": cancelled.ended_by}
         game.cancelled_rounds = [*(game.cancelled_rounds or []), kept]
@@ -159,8 +156,8 @@ def restore_round(
         if sheet.is_over:  # the scores were a round once: only the end stands in the way
             ended = N_("La partie est terminée : rien n’a été rétabli.")
             raise RoundRefused(before, rules.Refusal.of(ended))
-        checked = sheet.check_round(typed.scores, typed.ended_by)
-        game.rounds.append(_stored(number, checked))
+        checked = sheet.check_round(typed)
+        game.rounds.append(Round(number=number, typed=checked))
         game.cancelled_rounds = stack or None
         try:
             db.session.flush()
@@ -173,12 +170,12 @@ def edit_round(
     public_id: str,
     device_hash: str | None,
     number: int,
+    typed: rules.RoundScores,
+    *,
     version: int | None,
-    heads_taken: Sequence[int],
-    ended_by: int | None = None,
 ) -> SavedGame:
-    """Replace the scores of round `number`, checked like a new round, from a form drawn from
-    `version`; return the game as it now stands. The end follows: an edit can end the game or
+    """Replace round `number` with the round `typed`, checked like a new round, on a form drawn
+    from `version`; return the game as it now stands. The end follows: an edit can end the game or
     reopen it.
 
     Raise StaleRound if the round already holds these scores since the form was drawn (a
@@ -190,7 +187,6 @@ def edit_round(
         game = load_game(public_id, device_hash, for_update=True)
         before = SavedGame.of(game)
         sheet = before.scoresheet
-        typed = rules.RoundScores(tuple(heads_taken), ended_by)
         same = N_(
             "La manche %(number)s tient déjà ces valeurs : voici la feuille à jour.",
             number=number,
@@ -201,11 +197,10 @@ def edit_round(
             raise GameNotFound(f"{public_id} round {number}")
         try:
             checked = sheet.rules.game.check_round(typed, sheet.players, pro=sheet.rules.pro)
-            sheet.with_round_replaced(number, checked.scores, checked.ended_by)
+            sheet.with_round_replaced(number, checked)
         except rules.Refusal as refusal:
             raise RoundRefused(before, refusal) from refusal
-        game.rounds[number - 1].heads = list(checked.scores)
-        game.rounds[number - 1].ended_by = checked.ended_by
+        game.rounds[number - 1].typed = checked
         return _changed(work, game)
 
 
@@ -235,7 +230,3 @@ def _changed(work: UnitOfWork, game: Game) -> SavedGame:
     db.session.flush()
     work.announce(game)
     return saved
-
-
-def _stored(number: int, checked: rules.RoundScores) -> Round:
-    return Round(number=number, heads=list(checked.scores), ended_by=checked.ended_by)

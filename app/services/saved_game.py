@@ -63,7 +63,7 @@ class SavedGame:
         return cls.frozen(
             game,
             [player.name for player in game.players],
-            [r.heads for r in game.rounds],
+            [r.scores for r in game.rounds],
             [r.ended_by for r in game.rounds],
             last,
         )

@@ -1,4 +1,4 @@
-"""The tables: games, their players, rounds and the heads each player took in each round."""
+"""The tables: games, their players, rounds and each player's score in each round."""
 
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ class Player(Model):
 
 
 class Round(Model):
-    """One validated round: the heads each player took, in seat order, stored in one row.
+    """One validated round: each player's score, in seat order, stored in one row.
 
     One row per round keeps a round atomic (it is there whole or not at all) and lets a round be
     recorded with a single INSERT.
@@ -118,13 +118,24 @@ class Round(Model):
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
     number: Mapped[int]
     # The scores typed, in seat order (the heads, in 6 qui prend): the game counts the points.
-    heads: Mapped[list[int]] = mapped_column(JSON)
+    # The column keeps its first name, from when 6 qui prend was the only game.
+    scores: Mapped[list[int]] = mapped_column("heads", JSON)
     ended_by: Mapped[int | None]  # the seat that ended the round, where the game asks (Skyjo)
     # When it was recorded (UTC): the last round's says how long the game lasted, for a shared
     # result. None for rounds imported, or recorded before rounds were dated.
     recorded_at: Mapped[datetime | None] = mapped_column(default=utcnow)
 
     game: Mapped[Game] = relationship(back_populates="rounds")
+
+    @property
+    def typed(self) -> rules.RoundScores:
+        """The round as typed: the scores and who ended it (`Round(number=…, typed=…)` too)."""
+        return rules.RoundScores(tuple(self.scores), self.ended_by)
+
+    @typed.setter
+    def typed(self, typed: rules.RoundScores) -> None:
+        # A new list: the JSON column only notices a new value.
+        self.scores, self.ended_by = list(typed.scores), typed.ended_by
 
 
 class RowsRoundState(Model):

@@ -24,7 +24,14 @@ from app import rules
 from app.platform import rate_limits
 from app.platform.devices import current_device_hash
 from app.services import reads, round_assistant
-from app.web.forms import cards_typed, carried_heads, pile_typed, typed_fields, whole_number
+from app.web.forms import (
+    FIELD,
+    cards_typed,
+    carried_scores,
+    pile_typed,
+    typed_fields,
+    whole_number,
+)
 from app.web.htmx import is_htmx, vary_on_htmx
 from app.web.refusals import said, shown
 
@@ -45,7 +52,7 @@ def count(public_id: str) -> ResponseReturnValue:
     if not found.scoresheet.rules.game.table_tools:  # heads: 6 qui prend's cards alone
         abort(404)
     sheet = found.scoresheet
-    kept = carried_heads(request.args, len(sheet.players))
+    kept = carried_scores(request.args, len(sheet.players))
     typed = request.args.get("cartes", "")[:1000]
     seat = whole_number(request.args.get("joueur"))
     cards: tuple[int, ...] = ()
@@ -64,7 +71,7 @@ def count(public_id: str) -> ResponseReturnValue:
         detail=[(card, rules.heads(card)) for card in cards],
         total=rules.row_heads(cards),
         refusal=shown(refusal),
-        kept={f"heads-{seat}": heads for seat, heads in kept.items()},
+        kept={f"{FIELD}-{seat}": score for seat, score in kept.items()},
     )
     return page, 422 if refusal else 200
 

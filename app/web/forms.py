@@ -10,6 +10,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from werkzeug.datastructures import MultiDict
 from wtforms import BooleanField, FieldList, Form, HiddenField, StringField
 
 from app import rules
@@ -191,34 +192,56 @@ class DrawnForm(Form):
         return whole_number(self.version.data)
 
 
-class HeadsForm(DrawnForm):
-    """One field per seat (`heads-0`, `heads-1` …) holding the heads a player took."""
+FIELD = "score"  # a round's fields: `score-0`, `score-1` … one per seat
+# Their name until December 2026: a round kept in a browser to be sent later (static/waiting.js
+# stores the form's fields) or a page drawn before still sends `heads-N`, read as `score-N`.
+OLD_FIELD = "heads"
 
-    heads = FieldList(StringField(), max_entries=rules.MAX_PLAYERS)
+
+def _with_today_names(formdata: Any) -> Any:
+    """Return the form's data with a round's `heads-N` fields named `score-N`, where only those
+    were sent (a round typed before they were renamed); otherwise the data as it came."""
+    if not formdata or any(key.startswith(f"{FIELD}-") for key in formdata):
+        return formdata
+    if not any(key.startswith(f"{OLD_FIELD}-") for key in formdata):
+        return formdata
+    renamed: MultiDict[str, str] = MultiDict()
+    for key in formdata:
+        name = f"{FIELD}-{key[len(OLD_FIELD) + 1 :]}" if key.startswith(f"{OLD_FIELD}-") else key
+        renamed.setlist(name, formdata.getlist(key))
+    return renamed
+
+
+class ScoresForm(DrawnForm):
+    """One field per seat (`score-0`, `score-1` …) holding a player's score for the round (the
+    heads they took, in 6 qui prend), and who ended the round where the game asks."""
+
+    score = FieldList(StringField(), max_entries=rules.MAX_PLAYERS)
     ended_by = StringField(default="")  # « A fini la manche »: a seat, where the game asks (Skyjo)
 
     def __init__(self, formdata: Any = None, **kwargs: Any) -> None:
+        formdata = _with_today_names(formdata)
         super().__init__(formdata, **kwargs)
-        # WTForms renumbers what it finds (heads-0, heads-7 become two seats in a row): keep
+        # WTForms renumbers what it finds (score-0, score-7 become two seats in a row): keep
         # what was sent, so that a hand-made request is refused rather than guessed.
-        sent = [key for key in (formdata or {}) if key.startswith("heads-")]
-        self.seats_sent = sorted(sent) == sorted(f"heads-{s}" for s in range(len(sent))) and all(
+        sent = [key for key in (formdata or {}) if key.startswith(f"{FIELD}-")]
+        self.seats_sent = sorted(sent) == sorted(f"{FIELD}-{s}" for s in range(len(sent))) and all(
             len(formdata.getlist(key)) == 1 for key in sent
         )
 
     def typed(self) -> list[str]:
         """Return the text of each field as typed, to show it again."""
-        return [entry.data or "" for entry in self.heads]
+        return [entry.data or "" for entry in self.score]
 
     def round_ender(self) -> int | None:
         """Return the seat checked in « A fini la manche », None if none (the rules say whether
         the game needs one)."""
         return whole_number(self.ended_by.data)
 
-    def heads_taken(self) -> list[int]:
-        """Return the score per seat (the heads, in 6 qui prend; negative ones too, the rules
-        say which are allowed) — a blank field counts as 0 — or raise rules.Refusal naming the
-        fields that do not hold a whole number."""
+    def round(self) -> rules.RoundScores:
+        """Return the round typed: the score per seat (negative ones too, the rules say which
+        are allowed; a blank field counts as 0) and who ended it — or raise rules.Refusal naming
+        the fields that do not hold a whole number."""
         if not self.seats_sent:
             raise rules.Refusal.of(
                 N_("Ce formulaire ne correspond pas à la partie : rechargez la page.")
@@ -236,10 +259,10 @@ class HeadsForm(DrawnForm):
                 values.append(value)
         if errors:
             raise rules.Refusal(errors)
-        return values
+        return rules.RoundScores(tuple(values), self.round_ender())
 
 
-class RoundForm(HeadsForm):
+class RoundForm(ScoresForm):
     number = HiddenField()  # the round this form records: a repeat records nothing
 
     def round_number(self) -> int | None:
@@ -258,12 +281,12 @@ class RestoreRoundForm(RoundForm):
 
     def shown(self) -> rules.RoundScores | None:
         try:
-            return rules.RoundScores(tuple(self.heads_taken()), self.round_ender())
+            return self.round()
         except rules.Refusal:  # a hand-made form: it showed no round
             return None
 
 
-class EditRoundForm(HeadsForm):
+class EditRoundForm(ScoresForm):
     """A recorded round's scores, corrected."""
 
 
@@ -299,14 +322,14 @@ def pile_typed(text: str) -> list[int]:
     return [number for word in words if (number := whole_number(word)) is not None]
 
 
-def carried_heads(args: Mapping[str, str], players: int) -> dict[int, int]:
-    """Return the heads a round form carries in an address (`heads-2=5`), by seat: those the
+def carried_scores(args: Mapping[str, str], players: int) -> dict[int, int]:
+    """Return the scores a round form carries in an address (`score-2=5`), by seat: those the
     count of a pile reports, and those typed before « Compter les têtes » or a change of
     language, kept on the way. Anything but a whole number of at most LONGEST_NUMBER digits
     (signed: a Skyjo or free game's score) is left out (the form checks the rest)."""
     carried: dict[int, int] = {}
     for seat in range(players):
-        typed = args.get(f"heads-{seat}", "")
+        typed = args.get(f"{FIELD}-{seat}", "")
         negative = typed[:1] != "" and typed[0] in MINUS_SIGNS  # « −5 » too, as the form reads it
         digits = typed[1:] if negative else typed
         if digits.isascii() and digits.isdigit() and len(digits) <= LONGEST_NUMBER:

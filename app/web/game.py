@@ -24,7 +24,7 @@ from app.platform import rate_limits
 from app.platform.devices import current_device_hash
 from app.services import games, reads, saved_game
 from app.services.refusals import GameChanged, OwnPhoneOnly, Refused
-from app.web.forms import DrawnForm, carried_heads, whole_number
+from app.web.forms import FIELD, DrawnForm, carried_scores, whole_number
 from app.web.game_view import GamePage
 from app.web.htmx import is_htmx, vary_on_htmx
 from app.web.refusals import shown, status_of
@@ -37,23 +37,23 @@ bp = Blueprint("game", __name__)
 KEPT_OFFLINE = r"^/(parties/(?!nouvelle$)[^/]+)?$"
 
 
-CARRIED = "carried_heads"  # the session's: heads brought to a game's round form, shown once
-ENDER = "ended_by"  # who ended the round (Skyjo), brought along with the heads
+CARRIED = "carried_scores"  # the session's: scores brought to a game's round form, shown once
+ENDER = "ended_by"  # who ended the round (Skyjo), brought along with the scores
 
 
 @bp.get("/parties/<public_id>")
 def game(public_id: str) -> ResponseReturnValue:
     """Show a game: scores, the round sheet, and the entry form or the result."""
     # The round form may come filled in: by a finished assistant round, or a count of a pile
-    # (`heads-2=5` in the address). Those are kept aside for one drawing and the address loses
+    # (`score-2=5` in the address). Those are kept aside for one drawing and the address loses
     # them: a reload, Back or Forward would type them into the next round again.
-    if not is_htmx() and any(key.startswith("heads-") or key == ENDER for key in request.args):
-        carried = carried_heads(request.args, rules.MAX_PLAYERS)
-        heads = {str(seat): value for seat, value in carried.items()}
-        session[CARRIED] = [public_id, heads, whole_number(request.args.get(ENDER, ""))]
+    if not is_htmx() and any(key.startswith(f"{FIELD}-") or key == ENDER for key in request.args):
+        carried = carried_scores(request.args, rules.MAX_PLAYERS)
+        scores = {str(seat): value for seat, value in carried.items()}
+        session[CARRIED] = [public_id, scores, whole_number(request.args.get(ENDER, ""))]
         return redirect(url_for("game.game", public_id=public_id), 303)
-    kept_for, heads, *ender = session.pop(CARRIED, None) or (None, {})
-    carried = {int(seat): value for seat, value in heads.items()} if kept_for == public_id else {}
+    kept_for, scores, *ender = session.pop(CARRIED, None) or (None, {})
+    carried = {int(seat): value for seat, value in scores.items()} if kept_for == public_id else {}
     ended_by = ender[0] if ender and kept_for == public_id else None  # Skyjo's « A fini »
     found, helped = reads.game_to_score(public_id, current_device_hash(), carried)
     # The first player's field is focused (or the result, once the game is over): the keyboard

@@ -17,11 +17,12 @@ from app.platform.devices import current_device_hash
 from app.services import reads, rounds, saved_game
 from app.services.refusals import GameChanged, Refused, StaleRound
 from app.web.forms import (
+    FIELD,
     CancelRoundForm,
     EditRoundForm,
     RestoreRoundForm,
     RoundForm,
-    carried_heads,
+    carried_scores,
     whole_number,
 )
 from app.web.game import ENDER, answer_write, game_page
@@ -59,8 +60,7 @@ def add_round(public_id: str) -> ResponseReturnValue:
             public_id,
             current_device_hash(),
             form.round_number(),
-            form.heads_taken(),
-            form.round_ender(),
+            form.round(),
             version=form.game_version(),
         )
     except rules.Refusal as unreadable:  # the form's own: text that is not a number
@@ -108,10 +108,10 @@ def cancel_round(public_id: str) -> ResponseReturnValue:
         _("Manche %(number)s annulée ; « Rétablir la manche %(number)s » la remet.", number=number),
         "info",
     )
-    carried = carried_heads(request.form, len(found.scoresheet.players))
+    carried = carried_scores(request.form, len(found.scoresheet.players))
     ended_by = whole_number(request.form.get(ENDER, ""))
     if carried and not is_htmx():  # the game's page takes them into its form, once
-        values = {f"heads-{seat}": str(value) for seat, value in carried.items()}
+        values = {f"{FIELD}-{seat}": str(value) for seat, value in carried.items()}
         if ended_by is not None:
             values[ENDER] = str(ended_by)
         return redirect(f"{url_for('game.game', public_id=public_id)}?{urlencode(values)}", 303)
@@ -149,8 +149,8 @@ def edit_round_form(public_id: str, number: int) -> ResponseReturnValue:
         abort(404)
     recorded = found.scoresheet.typed(number - 1)
     typed = [str(value) for value in recorded.scores]
-    for seat, heads in carried_heads(request.args, len(typed)).items():
-        typed[seat] = str(heads)
+    for seat, score in carried_scores(request.args, len(typed)).items():
+        typed[seat] = str(score)
     ended_by = recorded.ended_by
     if ENDER in request.args:
         ended_by = whole_number(request.args[ENDER])
@@ -167,9 +167,8 @@ def edit_round(public_id: str, number: int) -> ResponseReturnValue:
             public_id,
             current_device_hash(),
             number,
-            form.game_version(),
-            form.heads_taken(),
-            form.round_ender(),
+            form.round(),
+            version=form.game_version(),
         )
     except rules.Refusal as unreadable:  # the form's own: text that is not a number
         found = reads.find_game(public_id, current_device_hash())

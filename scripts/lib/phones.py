@@ -136,14 +136,14 @@ class Phone:
 
 
 def round_form(
-    token: str, number: int, heads: Sequence[int], version: int | None = None
+    token: str, number: int, scores: Sequence[int], version: int | None = None
 ) -> dict[str, str]:
     """Round `number` as its form sends it, drawn from the game at `version`: by default the
     version of a game only ever played forward, where round N is drawn at version N (a new game
     is at 1, and each round recorded moves it once)."""
     drawn = number if version is None else version
     form = {"csrf_token": token, "number": str(number), "version": str(drawn)}
-    form.update({f"heads-{seat}": str(value) for seat, value in enumerate(heads)})
+    form.update({f"score-{seat}": str(value) for seat, value in enumerate(scores)})
     return form
 
 

@@ -85,7 +85,7 @@ def game_started(page: Page, names: Sequence[str], *rounds: Sequence[int], **rul
     started = page.request.post("/parties", form=fields)  # 303, followed to the game
     assert started.ok and "/parties/" in started.url, (started.status, started.url)
     for number, heads in enumerate(rounds, start=1):
-        typed = {f"heads-{seat}": str(value) for seat, value in enumerate(heads)}
+        typed = {f"score-{seat}": str(value) for seat, value in enumerate(heads)}
         # A game played forward only: round N is drawn from version N (each round moves it once).
         token = {"csrf_token": fields["csrf_token"], "number": str(number), "version": str(number)}
         played = page.request.post(f"{started.url}/manches", form={**token, **typed})

@@ -43,7 +43,7 @@ def games(draw):
             break
         heads = draw(st.lists(st.integers(0, most), min_size=len(players), max_size=len(players)))
         try:
-            sheet = sheet.with_round(sheet.check_round(heads).scores)
+            sheet = sheet.with_round(sheet.check_round(rules.RoundScores(tuple(heads))))
         except rules.Refusal:
             continue
     return sheet, draw(st.integers(0, len(sheet.rounds)))
@@ -112,7 +112,7 @@ def highest_games(draw):
             break
         typed = draw(st.lists(scores, min_size=len(players), max_size=len(players)))
         try:
-            sheet = sheet.with_round(sheet.check_round(typed).scores)
+            sheet = sheet.with_round(sheet.check_round(rules.RoundScores(tuple(typed))))
         except rules.Refusal:  # two hands above 108
             continue
     return sheet, draw(st.integers(0, len(sheet.rounds)))
@@ -155,7 +155,7 @@ def test_the_page_doubles_skyjo_s_ender_as_the_rules_do(tally_page, data):
         ender = data.draw(st.integers(0, len(players) - 1))
         if sheet.is_over:
             break
-        sheet = sheet.with_round(scores, ender)
+        sheet = sheet.with_round(rules.RoundScores(tuple(scores), ender))
     counted = tally_page.evaluate(
         "([data, start, rounds, enders]) => window.sqpTally(data, start, rounds, enders)",
         [

@@ -159,6 +159,37 @@ def test_a_round_the_server_cannot_write_waits_as_offline_and_goes_once_it_can(p
     expect_recorded(game, {"Alice": 5, "Bruno": 2, "Chloé": 0}, rounds=1)
 
 
+def test_a_round_kept_before_its_fields_were_renamed_is_counted_and_sent(phone):
+    """Until December 2026 a round's fields were `heads-N`, not `score-N`: a round kept waiting
+    then is still shown, counted and sent once the server takes it."""
+    context, page = phone
+    game = start(page)
+    form = page.locator("#round-form")
+    kept = {
+        "page": urlsplit(page.url).path,
+        "action": form.evaluate("form => form.action"),
+        "number": "1",
+        "round": True,
+        "fields": [
+            ["csrf_token", form.locator("[name=csrf_token]").input_value()],
+            ["number", "1"],
+            ["version", form.locator("[name=version]").input_value()],
+            *([f"heads-{seat}", value] for seat, value in enumerate(["5", "2", "0"])),
+        ],
+    }
+    unavailable = re.compile(r"/manches$")
+    page.route(unavailable, lambda route: route.fulfill(status=503, headers={"Retry-After": "1"}))
+    page.evaluate("item => localStorage.setItem('sqp-en-attente', JSON.stringify([item]))", kept)
+
+    page.reload()
+
+    expect(sheet_cells(game, 1, waiting=True)).to_have_text(["5", "2", "0"])
+    game.expect_totals({"Alice": 5, "Bruno": 2, "Chloé": 0})
+    page.unroute(unavailable)
+    expect(recorded_line(game, 1)).to_be_visible()
+    expect_recorded(game, {"Alice": 5, "Bruno": 2, "Chloé": 0}, rounds=1)
+
+
 def test_one_line_says_the_state_and_no_stale_notice_stays(phone):
     """The report of issue 22: « Manche 2 annulée ; « Rétablir… » » stayed over a new round 2
     waiting, and « Hors ligne » and « Pas de réseau » stacked up."""
@@ -411,7 +442,7 @@ def test_a_waiting_round_recorded_meanwhile_by_another_phone_comes_back_for_the_
         f"{live_server.url}{urlsplit(page.url).path}/manches",
         data={
             **{"csrf_token": token, "number": "1", "version": "1"},  # its page, of a new game
-            **{"heads-0": "1", "heads-1": "1", "heads-2": "1"},
+            **{"score-0": "1", "score-1": "1", "score-2": "1"},
         },
         allow_redirects=False,
     )

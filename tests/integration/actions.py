@@ -39,12 +39,12 @@ def version_of(client: FlaskClient, public_id: str) -> str:
 
 
 def round_data(
-    number: int | str, heads: Sequence[int | str], version: int | str | None = None
+    number: int | str, scores: Sequence[int | str], version: int | str | None = None
 ) -> dict[str, str]:
     data = {"number": str(number)}
     if version is not None:
         data["version"] = str(version)
-    data.update({f"heads-{seat}": str(value) for seat, value in enumerate(heads)})
+    data.update({f"score-{seat}": str(value) for seat, value in enumerate(scores)})
     return data
 
 
@@ -52,7 +52,7 @@ def play_round(
     client: FlaskClient,
     public_id: str,
     number: int | str,
-    heads: Sequence[int | str],
+    scores: Sequence[int | str],
     *,
     htmx: bool = False,
     version: int | str | None = None,
@@ -61,16 +61,16 @@ def play_round(
     drawn = version_of(client, public_id) if version is None else version
     return client.post(
         f"{game_url(public_id)}/manches",
-        data=round_data(number, heads, drawn),
+        data=round_data(number, scores, drawn),
         headers=HTMX if htmx else {},
     )
 
 
 def play_rounds(client: FlaskClient, public_id: str, *rounds: Sequence[int]) -> None:
     """Record these rounds one after the other, each as the next round; fail if one is refused."""
-    for heads in rounds:
+    for scores in rounds:
         number = len(round_lines_of(client, public_id)) + 1
-        response = play_round(client, public_id, number, heads)
+        response = play_round(client, public_id, number, scores)
         assert response.status_code == 303, response.get_data(as_text=True)
 
 

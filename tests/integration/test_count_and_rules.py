@@ -72,11 +72,11 @@ def test_a_players_count_fills_their_field_of_the_round_form(client, public_id):
 
 
 def test_heads_typed_before_counting_come_back_with_the_count(client, public_id):
-    typed = {"heads-0": "4", "heads-2": "7", "heads-1": "x", "heads-9": "5"}  # not x, no seat 9
+    typed = {"score-0": "4", "score-2": "7", "score-1": "x", "score-9": "5"}  # not x, no seat 9
     page = parse(count(client, public_id, cartes="55 10", joueur="1", **typed).data)
     kept = {field.get("name"): field.get("value") for field in page.find_all("input")}
-    assert kept["heads-0"] == "4" and kept["heads-2"] == "7"  # through another count too
-    assert "heads-1" not in kept and "heads-9" not in kept
+    assert kept["score-0"] == "4" and kept["score-2"] == "7"  # through another count too
+    assert "score-1" not in kept and "score-9" not in kept
 
     counted = parse(
         client.get(link(page, "Reporter 10 pour Bruno").get("href"), follow_redirects=True).data

@@ -457,7 +457,7 @@ def test_a_round_recorded_here_during_an_import_is_compared_not_built_on(app, cl
             importing = threading.Thread(target=import_file, args=(client, exported))
             importing.start()
             importing.join(0.5)  # it waits for the lock
-            other.execute(sa.insert(Round).values(game_id=game_id, number=2, heads=[7, 8]))
+            other.execute(sa.insert(Round).values(game_id=game_id, number=2, scores=[7, 8]))
             # No kept sheet: the reads take the rounds' rows (a write by other means).
             other.execute(
                 sa.update(Game)

@@ -122,7 +122,7 @@ def test_writes_through_the_follow_address_are_refused(app, client, game):
     for method in ("POST", "PUT", "DELETE", "PATCH"):
         for suffix in ("", "/manches", "/manches/annuler", "/manches/1", "/revanche"):
             response = follower.open(
-                address + suffix, method=method, data={"number": "3", "heads-0": "1"}
+                address + suffix, method=method, data={"number": "3", "score-0": "1"}
             )
             assert response.status_code in (404, 405), (method, suffix)
     assert dump(app) == before
@@ -183,7 +183,7 @@ def edit_of(client, public_id: str, number: int, heads: list[int]) -> dict[str, 
     page = parse(client.get(f"{game_url(public_id)}/manches/{number}").data)
     form = form_of(page, "Enregistrer la manche")
     data = {field.get("name"): field.get("value") or "" for field in form.find_all("input")}
-    data.update({f"heads-{seat}": str(value) for seat, value in enumerate(heads)})
+    data.update({f"score-{seat}": str(value) for seat, value in enumerate(heads)})
     return data
 
 

@@ -73,9 +73,11 @@ field_names = st.one_of(
             "round_count",
             "pro",
             "csrf_token",
-            "heads-",
-            "heads--1",
-            "heads-x",
+            "score-",
+            "score--1",
+            "score-x",
+            "score-99",
+            "heads-0",  # a round typed before the fields were renamed: read as score-0
             "heads-99",
             "players-",
             "players-99",
@@ -84,7 +86,7 @@ field_names = st.one_of(
             "key",
         ]
     ),
-    st.integers(min_value=0, max_value=12).map(lambda n: f"heads-{n}"),
+    st.integers(min_value=0, max_value=12).map(lambda n: f"score-{n}"),
     st.integers(min_value=0, max_value=16).map(lambda n: f"players-{n}"),
     st.text(max_size=12),
 )
@@ -202,7 +204,7 @@ def test_generated_round_submissions_never_break_anything(app, client):
     )
     def check(number, heads, extra, htmx):
         body = MultiDict(
-            [("number", number), *((f"heads-{i}", v) for i, v in enumerate(heads)), *extra]
+            [("number", number), *((f"score-{i}", v) for i, v in enumerate(heads)), *extra]
         )
         before = dump(app)
 

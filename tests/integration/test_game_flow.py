@@ -14,6 +14,7 @@ from .actions import (
     play_rounds,
     start_game,
     tap,
+    version_of,
 )
 from .html import (
     button,
@@ -155,6 +156,22 @@ def test_valid_round_with_htmx_returns_the_game_partial(client):
     assert field_labelled(page, "Alice").get("value") == ""
 
 
+def test_a_round_kept_waiting_with_the_fields_old_names_still_records(client):
+    # Rounds waiting in a browser (static/waiting.js keeps a round's form fields and sends them
+    # once the network is back) were kept as `heads-N` before the fields became `score-N`.
+    public_id = start_game(client, ["Alice", "Bob", "Carla"])
+    old_names = {f"heads-{seat}": str(value) for seat, value in enumerate([5, 0, 12])}
+
+    response = client.post(
+        f"{game_url(public_id)}/manches",
+        data={"number": "1", "version": version_of(client, public_id), **old_names},
+        headers=HTMX,
+    )
+
+    assert response.status_code == 200
+    assert round_lines(parse(response.data)) == [[5, 0, 12]]
+
+
 # One refusal of the rules (through the service) and one of the form's own reading: two paths
 # of the view to the same page. Which values are refused is tested in tests/unit.
 REFUSED_ROUNDS = {
@@ -228,7 +245,7 @@ def test_a_finished_game_announces_the_winner_and_offers_what_comes_next(client)
     assert "Alice" in announcement  # the one who went past 66
     assert "Victoire partagée" not in announcement
     assert entry_form(page) is None
-    assert not page.find_all("input", data_heads=True)  # no score field
+    assert not page.find_all("input", data_score=True)  # no score field
     assert button(page, "Annuler la manche") is not None
     assert button(page, "Rejouer avec les mêmes joueurs") is not None
     assert link(page, "Nouvelle partie") is not None

@@ -128,7 +128,7 @@ def test_two_players_cannot_send_heads_for_seat_seven(client, app):
     before = dump(app)
 
     response = client.post(
-        f"{game_url(public_id)}/manches", data={"number": "1", "heads-0": "4", "heads-7": "9"}
+        f"{game_url(public_id)}/manches", data={"number": "1", "score-0": "4", "score-7": "9"}
     )
 
     assert response.status_code == 422

@@ -105,7 +105,7 @@ def test_after_a_refused_round_the_switch_comes_back_to_the_game(client):
 
     refused = client.post(
         f"{game_url(public_id)}/manches",
-        data={"number": "1", "heads-0": "500", "heads-1": "1", "version": "1"},
+        data={"number": "1", "score-0": "500", "score-1": "1", "version": "1"},
         headers={**ENGLISH, "Referer": page_url},
     )
 

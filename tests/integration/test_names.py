@@ -77,7 +77,7 @@ def test_a_refused_round_names_the_player_isolated(app, client):
     renamed_in_storage(app, public_id, 1, name)
 
     response = client.post(
-        f"{game_url(public_id)}/manches", data={"number": "1", "heads-0": "1", "heads-1": "x"}
+        f"{game_url(public_id)}/manches", data={"number": "1", "score-0": "1", "score-1": "x"}
     )
 
     assert response.status_code == 422

@@ -201,7 +201,7 @@ def test_markup_typed_as_heads_is_shown_as_text(client, app):
     assert "<b>x</b>" not in response.get_data(as_text=True)
     page = parse(response.data)
     assert not page.find_all("b")
-    assert page.find("input", name="heads-0").get("value") == typed
+    assert page.find("input", name="score-0").get("value") == typed
 
 
 # --- Sizes ---------------------------------------------------------------------------------------
@@ -210,7 +210,7 @@ def test_markup_typed_as_heads_is_shown_as_text(client, app):
 def test_a_multipart_form_with_too_many_parts_is_refused(client, app):
     public_id = start_game(client, ["Alice", "Bob"])
     before = dump(app)
-    data = {f"heads-{n}": "1" for n in range(app.config["MAX_FORM_PARTS"] + 1)}
+    data = {f"score-{n}": "1" for n in range(app.config["MAX_FORM_PARTS"] + 1)}
     data["number"] = "1"
 
     response = client.post(
@@ -223,7 +223,7 @@ def test_a_multipart_form_with_too_many_parts_is_refused(client, app):
 
 def test_extra_fields_beyond_the_players_are_ignored(client):
     public_id = start_game(client, ["Alice", "Bob"])
-    data = {f"heads-{n}": "1" for n in range(1000)}
+    data = {f"score-{n}": "1" for n in range(1000)}
     data["number"] = "1"
     data["version"] = version_of(client, public_id)
 
@@ -239,7 +239,7 @@ def test_odd_game_addresses_are_404(client, public_id):
 
     responses = [
         client.get(f"/parties/{public_id}"),
-        client.post(f"/parties/{public_id}/manches", data={"number": "1", "heads-0": "1"}),
+        client.post(f"/parties/{public_id}/manches", data={"number": "1", "score-0": "1"}),
         client.post(f"/parties/{public_id}/manches/annuler", data={"number": "1"}),
         client.post(f"/parties/{public_id}/revanche"),
     ]

@@ -93,7 +93,7 @@ def test_a_correction_of_a_round_cancelled_meanwhile_brings_its_values_to_the_ne
 ):
     form = parse(client.get(f"{game_url(game)}/manches/2").data).find(id="edit-round")
     assert cancel_round(client, game, 2).status_code == 303  # tab B
-    data = {"version": hidden_value(form, "version"), "heads-0": "8", "heads-1": "1"}
+    data = {"version": hidden_value(form, "version"), "score-0": "8", "score-1": "1"}
 
     response = client.post(form.get("action"), data=data, headers=HTMX if htmx else {})
 
@@ -110,7 +110,7 @@ def test_a_correction_of_a_round_cancelled_meanwhile_brings_its_values_to_the_ne
 def test_a_correction_refused_as_stale_keeps_its_form_while_its_round_is_there(client, game):
     form = parse(client.get(f"{game_url(game)}/manches/1").data).find(id="edit-round")
     assert play_round(client, game, 3, [1, 1]).status_code == 303  # tab B plays on
-    data = {"version": hidden_value(form, "version"), "heads-0": "8", "heads-1": "1"}
+    data = {"version": hidden_value(form, "version"), "score-0": "8", "score-1": "1"}
 
     response = client.post(form.get("action"), data=data)
 

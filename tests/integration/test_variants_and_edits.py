@@ -217,7 +217,7 @@ def open_edit(client, public_id: str, number: int) -> Element:
 
 
 def edit_data(version: str | int | None, heads) -> dict[str, str]:
-    data = {f"heads-{seat}": str(value) for seat, value in enumerate(heads)}
+    data = {f"score-{seat}": str(value) for seat, value in enumerate(heads)}
     if version is not None:
         data["version"] = str(version)
     return data

@@ -62,7 +62,7 @@ class Device:
             db.session.add_all(games)
             for game, (_, rounds) in zip(games, shapes, strict=True):
                 lines = heads_of(len(game.players), rounds)
-                game.rounds.extend(Round(number=n, heads=h) for n, h in enumerate(lines, 1))
+                game.rounds.extend(Round(number=n, scores=h) for n, h in enumerate(lines, 1))
                 game.version = rounds + 1  # as if played forward only: once more for each round
             if kept:
                 db.session.flush()  # the columns' defaults (its game, its version) set
@@ -77,7 +77,7 @@ class Device:
     def play_round(self, public_id: str, number: int, players: int, *, htmx: bool = False):
         """Send the round form as the page does (htmx) or as a plain form post."""
         data = {"number": str(number), "version": str(number)}  # a game played forward only
-        data.update({f"heads-{seat}": str(LIGHT_ROUND[seat]) for seat in range(players)})
+        data.update({f"score-{seat}": str(LIGHT_ROUND[seat]) for seat in range(players)})
         return self.client.post(
             f"/parties/{public_id}/manches", data=data, headers=HTMX if htmx else {}
         )

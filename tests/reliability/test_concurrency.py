@@ -138,7 +138,7 @@ def test_fifty_saves_of_one_edit_form_change_the_round_once(server, served_datab
                 {
                     "csrf_token": csrf_token(edit_page.text),
                     "version": version,
-                    **{f"heads-{seat}": str(value) for seat, value in enumerate(heads)},
+                    **{f"score-{seat}": str(value) for seat, value in enumerate(heads)},
                 },
             )
             for tap, heads in zip(taps, typed, strict=True)

@@ -12,6 +12,7 @@ from app.rules import (
     GAMES,
     EndRule,
     GameRules,
+    RoundScores,
     Scoresheet,
     max_heads_for_player,
     max_heads_for_round,
@@ -215,7 +216,7 @@ def legal_games(draw) -> Scoresheet:
             left -= value
         if sum(heads) == 0:
             heads[0] = 1
-        game = game.with_round(heads)
+        game = game.with_round(RoundScores(tuple(heads)))
     return game
 
 

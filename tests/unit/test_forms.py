@@ -5,27 +5,31 @@ from hypothesis import given
 from hypothesis import strategies as st
 from werkzeug.datastructures import MultiDict
 
-from app.rules import GameRules, Refusal
-from app.web.forms import EditRoundForm, NewGameForm, RoundForm, carried_heads, whole_number
+from app.rules import GameRules, Refusal, RoundScores
+from app.web.forms import EditRoundForm, NewGameForm, RoundForm, carried_scores, whole_number
 
 
 def round_form(*typed: str, **extra: str) -> RoundForm:
-    data = MultiDict({f"heads-{seat}": text for seat, text in enumerate(typed)})
+    data = MultiDict({f"score-{seat}": text for seat, text in enumerate(typed)})
     data.update(extra)
     return RoundForm(data)
 
 
-def test_typed_heads_are_read_in_seat_order():
-    assert round_form("12", "0", "7").heads_taken() == [12, 0, 7]
+def test_typed_scores_are_read_in_seat_order():
+    assert round_form("12", "0", "7").round().scores == (12, 0, 7)
+
+
+def test_the_round_comes_as_one_value_with_who_ended_it():
+    assert round_form("12", "-3", ended_by="1").round() == RoundScores((12, -3), 1)
 
 
 def test_surrounding_spaces_are_accepted():
-    assert round_form(" 12 ", "\t3", "0\n").heads_taken() == [12, 3, 0]
+    assert round_form(" 12 ", "\t3", "0\n").round().scores == (12, 3, 0)
 
 
 @pytest.mark.parametrize("blank", ["", "   ", "\t"])
 def test_a_blank_field_counts_as_zero(blank):
-    assert round_form("3", blank, "4").heads_taken() == [3, 0, 4]
+    assert round_form("3", blank, "4").round().scores == (3, 0, 4)
 
 
 # Anything but ASCII digits, after a minus at most: a sign after the number (« 5- », a phone's
@@ -36,7 +40,7 @@ UNREADABLE = ["1.5", "5-", "-", "\u2212", "--3", "+-3", "abc", "١٢", "１２",
 @pytest.mark.parametrize("typed", [*UNREADABLE, "1 2", "½", "²", "12a", "3,0"])
 def test_anything_but_ascii_digits_is_refused_at_its_seat(typed):
     with pytest.raises(Refusal) as refused:
-        round_form("3", typed, "4").heads_taken()
+        round_form("3", typed, "4").round()
 
     assert set(refused.value.fields) == {1}
     assert "nombre entier" in str(refused.value.fields[1])
@@ -45,21 +49,21 @@ def test_anything_but_ascii_digits_is_refused_at_its_seat(typed):
 @pytest.mark.parametrize("typed", ["-5", "\u22125", "- 5", "\u20135"])
 def test_a_minus_as_phones_type_it_makes_a_negative_score(typed):
     # The rules then say which scores the game allows (Skyjo's −17 to 140, not 6 qui prend's).
-    assert round_form("3", typed, "4").heads_taken() == [3, -5, 4]
+    assert round_form("3", typed, "4").round().scores == (3, -5, 4)
 
 
 def test_every_unreadable_field_gets_its_own_message():
     with pytest.raises(Refusal) as refused:
-        round_form("abc", "x", "4").heads_taken()
+        round_form("abc", "x", "4").round()
 
     assert set(refused.value.fields) == {0, 1}
 
 
 def test_a_form_that_skips_a_seat_is_refused_rather_than_guessed():
-    data = MultiDict({"heads-0": "4", "heads-7": "9"})
+    data = MultiDict({"score-0": "4", "score-7": "9"})
 
     with pytest.raises(Refusal) as refused:
-        RoundForm(data).heads_taken()
+        RoundForm(data).round()
 
     assert refused.value.whole
 
@@ -142,11 +146,11 @@ def test_an_unknown_end_rule_is_the_rule_books():
 
 
 def test_an_address_carries_whole_numbers_a_free_games_score_signed():
-    address = {"heads-0": "5", "heads-1": "-2", "heads-2": "--1", "heads-3": "1200", "heads-4": "²"}
-    address |= {"heads-5": "-", "heads-6": " 4", "heads-7": "-99999", "heads-8": "1234567"}
-    address |= {"heads-9": "\u22123", "heads-11": "7"}
+    address = {"score-0": "5", "score-1": "-2", "score-2": "--1", "score-3": "1200", "score-4": "²"}
+    address |= {"score-5": "-", "score-6": " 4", "score-7": "-99999", "score-8": "1234567"}
+    address |= {"score-9": "\u22123", "score-11": "7"}
 
-    assert carried_heads(address, 10) == {0: 5, 1: -2, 3: 1200, 7: -99999, 9: -3}
+    assert carried_scores(address, 10) == {0: 5, 1: -2, 3: 1200, 7: -99999, 9: -3}
 
 
 @pytest.mark.parametrize("limit", ["1", "1000", "999999"])

@@ -17,8 +17,7 @@ TRIO = ("Alice", "Bruno", "Chloé")
 def skyjo_sheet(*rounds: tuple[tuple[int, ...], int]) -> rules.Scoresheet:
     sheet = rules.Scoresheet(TRIO, (), rules.GameRules.of(SKYJO))
     for scores, ender in rounds:
-        checked = sheet.check_round(scores, ender)
-        sheet = sheet.with_round(checked.scores, checked.ended_by)
+        sheet = sheet.with_round(sheet.check_round(rules.RoundScores(scores, ender)))
     return sheet
 
 
@@ -67,7 +66,7 @@ def test_the_sheet_marks_the_doubled_score_and_an_edit_keeps_who_ended_the_round
     sheet = skyjo_sheet(((10, 5, 20), 0), ((3, 5, 20), 2))
     assert sheet.doubled == (0, 2)
     assert sheet.totals == [23, 10, 60]
-    edited = sheet.with_round_replaced(2, (3, 5, 2), 2)
+    edited = sheet.with_round_replaced(2, rules.RoundScores((3, 5, 2), 2))
     assert edited.doubled == (0, None) and edited.totals == [23, 10, 22]
 
 
@@ -88,7 +87,9 @@ def test_a_correction_of_a_game_in_points_speaks_of_points():
     sheet = rules.Scoresheet(TRIO, ((20, 90, 50), (29, 1, 0), (1, 1, 1)), rules.GameRules.of(FLIP7))
 
     with pytest.raises(rules.Refusal) as refused:
-        sheet.with_round_replaced(1, (171, 90, 50))  # 200 after round 2, before round 3
+        sheet.with_round_replaced(
+            1, rules.RoundScores((171, 90, 50))
+        )  # 200 after round 2, before round 3
 
     assert "Avec ces points, la partie se serait terminée après la manche 2" in str(
         refused.value.whole[0]
@@ -107,7 +108,7 @@ def test_a_free_game_takes_negative_scores_and_the_highest_can_win():
     game_rules = rules.GameRules.of(
         FREE_GAME, limit=50, chosen_best=rules.Best.HIGHEST, title="Tarot"
     )
-    sheet = rules.Scoresheet(TRIO, (), game_rules).with_round((-20, 50, 10))
+    sheet = rules.Scoresheet(TRIO, (), game_rules).with_round(rules.RoundScores((-20, 50, 10)))
     assert sheet.is_over and sheet.winners == {1}
     assert game_rules.title == "Tarot"
 
@@ -207,7 +208,7 @@ def test_a_flip_7_tie_after_its_number_of_rounds_plays_on_too():
     sheet = rules.Scoresheet(TRIO, ((40, 40, 3),), game_rules)
 
     assert not sheet.is_over and "une manche de plus" in str(rules.play_on(sheet))
-    assert sheet.with_round((1, 0, 0)).is_over
+    assert sheet.with_round(rules.RoundScores((1, 0, 0))).is_over
 
 
 def test_a_skyjo_tie_still_shares_the_win():
@@ -244,11 +245,11 @@ def test_only_the_tied_players_score_in_the_round_that_breaks_a_flip_7_tie():
     sheet = flip_7_sheet((106, 106, 20), (106, 106, 0))
 
     with pytest.raises(rules.Refusal) as refused:
-        sheet.check_round((5, 0, 12))
+        sheet.check_round(rules.RoundScores((5, 0, 12)))
 
     assert list(refused.value.fields) == [2]
     assert "départage Alice, Bruno" in str(refused.value.fields[2])
-    assert sheet.check_round((5, 0, 0)).scores == (5, 0, 0)
+    assert sheet.check_round(rules.RoundScores((5, 0, 0))).scores == (5, 0, 0)
 
 
 def test_a_skyjo_game_played_from_its_rounds_counts_the_doubled_score():

@@ -293,8 +293,8 @@ def test_more_players_than_the_game_takes_are_refused(most):
 
 def sheet_after(rounds, game_rules=None, players=2):
     sheet = Scoresheet(names(players), rules=game_rules or GameRules())
-    for heads_taken in rounds:
-        sheet = sheet.with_round(heads_taken)
+    for scores in rounds:
+        sheet = sheet.with_round(rules.RoundScores(tuple(scores)))
     return sheet
 
 
@@ -332,7 +332,7 @@ def test_a_game_of_3_rounds_ends_after_the_third_round_whatever_the_totals():
     game_rules = GameRules(end=EndRule.ROUNDS, round_count=3)
 
     two_rounds = sheet_after([(79, 0), (79, 0)], game_rules)
-    three_rounds = two_rounds.with_round((0, 1))
+    three_rounds = two_rounds.with_round(rules.RoundScores((0, 1)))
 
     assert two_rounds.totals == [158, 0]
     assert not two_rounds.is_over
@@ -404,7 +404,7 @@ def test_everyone_who_went_past_the_limit_is_a_crosser():
 def test_with_round_adds_a_round_and_leaves_the_sheet_unchanged():
     before = sheet_after([(3, 4)])
 
-    after = before.with_round((5, 6))
+    after = before.with_round(rules.RoundScores((5, 6)))
 
     assert before.rounds == ((3, 4),)
     assert after.rounds == ((3, 4), (5, 6))
@@ -416,16 +416,16 @@ def test_with_round_adds_a_round_and_leaves_the_sheet_unchanged():
 def test_a_sheet_checks_the_next_round_with_its_players_and_deck():
     sheet = Scoresheet(names(3), rules=GameRules(pro=True))
 
-    assert sheet.check_round([51, 0, 0]).scores == (51, 0, 0)
+    assert sheet.check_round(rules.RoundScores((51, 0, 0))).scores == (51, 0, 0)
     with pytest.raises(Refusal):
-        sheet.check_round([52, 0, 0])
+        sheet.check_round(rules.RoundScores((52, 0, 0)))
 
 
 def test_a_round_after_the_end_raises_game_over():
     sheet = sheet_after([(67, 1)])
 
     with pytest.raises(Refusal):
-        sheet.check_round([1, 0])
+        sheet.check_round(rules.RoundScores((1, 0)))
 
 
 def test_cancelling_the_round_that_ended_the_game_reopens_it():
@@ -434,14 +434,16 @@ def test_cancelling_the_round_that_ended_the_game_reopens_it():
 
     assert ended.is_over
     assert not reopened.is_over
-    assert reopened.check_round([1, 0]).scores == (1, 0)
+    assert reopened.check_round(rules.RoundScores((1, 0))).scores == (1, 0)
 
 
 def test_a_correction_that_would_have_ended_the_game_earlier_is_refused():
     sheet = sheet_after([(10, 5), (20, 5), (1, 1)])
 
     with pytest.raises(Refusal) as refused:
-        sheet.with_round_replaced(1, (60, 5))  # 60 + 20 > 66 after round 2, before round 3
+        sheet.with_round_replaced(
+            1, rules.RoundScores((60, 5))
+        )  # 60 + 20 > 66 after round 2, before round 3
 
     assert "Avec ces têtes, la partie se serait terminée après la manche 2" in str(
         refused.value.whole[0]
@@ -451,7 +453,9 @@ def test_a_correction_that_would_have_ended_the_game_earlier_is_refused():
 def test_a_correction_may_end_the_game_at_its_last_round():
     sheet = sheet_after([(10, 5), (20, 5), (1, 1)])
 
-    corrected = sheet.with_round_replaced(1, (46, 5))  # 66 after round 2 plays on, 67 after 3
+    corrected = sheet.with_round_replaced(
+        1, rules.RoundScores((46, 5))
+    )  # 66 after round 2 plays on, 67 after 3
 
     assert corrected.rounds == ((46, 5), (20, 5), (1, 1))
     assert corrected.is_over
@@ -478,7 +482,7 @@ def test_a_table_cannot_type_a_501st_round():
     sheet = Scoresheet(names(2), ((1, 2),) * rules.MAX_ROUNDS, FREE_TO_A_MILLION)
 
     with pytest.raises(Refusal) as refused:
-        sheet.check_round([1, 2])
+        sheet.check_round(rules.RoundScores((1, 2)))
 
     assert "500 manches" in str(refused.value.whole[0])
 
@@ -486,7 +490,7 @@ def test_a_table_cannot_type_a_501st_round():
 def test_a_correction_does_not_end_a_game_of_a_number_of_rounds_early():
     sheet = sheet_after([(1, 1), (1, 1)], GameRules(end=EndRule.ROUNDS, round_count=3))
 
-    corrected = sheet.with_round_replaced(1, (79, 0))
+    corrected = sheet.with_round_replaced(1, rules.RoundScores((79, 0)))
 
     assert not corrected.is_over
 
@@ -582,13 +586,13 @@ def test_crossers_are_the_seats_past_the_limit_once_the_game_is_over(sheet):
 
 @given(scoresheets(max_rounds=8), st.data())
 def test_with_round_equals_a_sheet_built_with_all_rounds(sheet, data):
-    heads_taken = data.draw(
+    scores = data.draw(
         st.lists(st.integers(0, 120), min_size=len(sheet.players), max_size=len(sheet.players))
     )
 
-    after = sheet.with_round(heads_taken)
+    after = sheet.with_round(rules.RoundScores(tuple(scores)))
 
-    assert after == Scoresheet(sheet.players, (*sheet.rounds, tuple(heads_taken)), sheet.rules)
+    assert after == Scoresheet(sheet.players, (*sheet.rounds, tuple(scores)), sheet.rules)
     assert after.next_round == sheet.next_round + 1
 
 
@@ -598,10 +602,10 @@ def played_one_by_one(players, game_rules, rounds):
     sheet = Scoresheet(players, (), game_rules)
     for number, scores in enumerate(rounds, start=1):
         try:
-            checked = sheet.check_round(scores)
+            checked = sheet.check_round(rules.RoundScores(tuple(scores)))
         except Refusal:
             return number
-        sheet = sheet.with_round(checked.scores, checked.ended_by)
+        sheet = sheet.with_round(checked)
     return sheet
 
 

@@ -391,7 +391,7 @@ def finished_or_not_games(draw) -> Scoresheet:
             checked = game_rules.game.check_round(typed, players)
         except rules.Refusal:
             continue
-        game = game.with_round(checked.scores, checked.ended_by)
+        game = game.with_round(checked)
     return game
 
 

@@ -175,7 +175,7 @@ def six_nimmt_rounds(draw, game_rules: GameRules, n: int) -> Scoresheet:
             left -= value
         if sum(heads) == 0:
             heads[draw(st.integers(0, n - 1))] = 1
-        sheet = sheet.with_round(heads)
+        sheet = sheet.with_round(rules.RoundScores(tuple(heads)))
     return sheet
 
 
@@ -194,7 +194,7 @@ def other_game_rounds(draw, game_rules: GameRules, n: int) -> Scoresheet:
             typed = game.check_round(rules.RoundScores(scores, ender), players)
         except rules.Refusal:
             continue  # a score no hand makes (Flip 7)
-        sheet = sheet.with_round(typed.scores, typed.ended_by)
+        sheet = sheet.with_round(typed)
     return sheet
 
 

@@ -47,9 +47,10 @@ def rounds_of(public_id: str) -> tuple[tuple[int, ...], ...]:
 NOW = object()
 
 
-def record(public_id, number, heads, ended_by=None, *, drawn=NOW):
+def record(public_id, number, scores, ended_by=None, *, drawn=NOW):
     version = stored(public_id).version if drawn is NOW else drawn
-    return rounds.record_round(public_id, DEVICE, number, heads, ended_by, version=version)
+    typed = rules.RoundScores(tuple(scores), ended_by)
+    return rounds.record_round(public_id, DEVICE, number, typed, version=version)
 
 
 def cancel(public_id, number, *, drawn=NOW):
@@ -64,9 +65,11 @@ def restore(public_id, number, *, drawn=NOW, shown=None):
     return rounds.restore_round(public_id, DEVICE, number, shown, version=version)
 
 
-def edit(public_id, number, heads, *, drawn=NOW):
+def edit(public_id, number, scores, *, drawn=NOW):
     version = stored(public_id).version if drawn is NOW else drawn
-    return rounds.edit_round(public_id, DEVICE, number, version, heads)
+    return rounds.edit_round(
+        public_id, DEVICE, number, rules.RoundScores(tuple(scores)), version=version
+    )
 
 
 def delete(public_id, *, drawn=NOW):
@@ -551,10 +554,14 @@ def test_a_sheet_not_kept_for_its_version_is_read_from_the_rows(change):
 
 CALLS = {
     "find": lambda public_id, device: reads.find_game(public_id, device),
-    "record": lambda g, device: rounds.record_round(g, device, 2, [1, 1, 1], version=4),
+    "record": lambda g, device: rounds.record_round(
+        g, device, 2, rules.RoundScores((1, 1, 1)), version=4
+    ),
     "cancel": lambda g, device: rounds.cancel_round(g, device, 1, version=4),
     "restore": lambda g, device: rounds.restore_round(g, device, 2, None, version=4),
-    "edit": lambda g, device: rounds.edit_round(g, device, 1, 4, [9, 9, 9]),
+    "edit": lambda g, device: rounds.edit_round(
+        g, device, 1, rules.RoundScores((9, 9, 9)), version=4
+    ),
     "rematch": lambda g, device: games.rematch(g, device, 4),
     "delete": lambda public_id, device: games.delete_game(public_id, device, 4),
 }

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.rules import GameRules
+from app.rules import GameRules, RoundScores
 from app.services import games, reads, rounds
 from app.services import round_assistant as table
 from app.services.refusals import GameNotFound
@@ -160,7 +160,9 @@ def test_the_pro_deck_refuses_cards_above_10n_plus_4():
 
 
 def test_a_finished_game_has_no_round_to_place(public_id):
-    rounds.record_round(public_id, DEVICE, 1, [70, 1, 1], version=version_of(public_id))
+    rounds.record_round(
+        public_id, DEVICE, 1, RoundScores((70, 1, 1)), version=version_of(public_id)
+    )
 
     with pytest.raises(CardsRefused) as refused:
         table.lay_rows(public_id, DEVICE, 2, STARTS, version=version_of(public_id))
@@ -171,7 +173,7 @@ def test_a_finished_game_has_no_round_to_place(public_id):
 def test_a_round_recorded_by_hand_drops_the_assistants_round(laid):
     table.place_cards(laid, DEVICE, 1, [50, 75, 19], version=version_of(laid))
 
-    rounds.record_round(laid, DEVICE, 1, [5, 6, 7], version=version_of(laid))
+    rounds.record_round(laid, DEVICE, 1, RoundScores((5, 6, 7)), version=version_of(laid))
 
     assert now(laid).dropped == 1
     assert now(laid).rows_round is None
@@ -179,7 +181,7 @@ def test_a_round_recorded_by_hand_drops_the_assistants_round(laid):
 
 
 def test_a_round_recorded_by_hand_before_any_turn_drops_the_rows_without_a_word(laid):
-    rounds.record_round(laid, DEVICE, 1, [5, 6, 7], version=version_of(laid))
+    rounds.record_round(laid, DEVICE, 1, RoundScores((5, 6, 7)), version=version_of(laid))
 
     assert now(laid).dropped is None  # nothing had been placed: nothing to say was left aside
     assert now(laid).rows_round is None
@@ -247,7 +249,7 @@ def test_another_devices_game_has_no_assistant_for_it(laid, step):
 
 def test_a_step_from_a_page_drawn_before_a_round_recorded_elsewhere_places_nothing(laid):
     drawn = version_of(laid)
-    rounds.record_round(laid, DEVICE, 1, [5, 6, 7], version=drawn)  # on the game page
+    rounds.record_round(laid, DEVICE, 1, RoundScores((5, 6, 7)), version=drawn)  # on the game page
 
     with pytest.raises(SheetChanged) as changed:
         table.place_cards(laid, DEVICE, 1, [50, 75, 19], version=drawn)

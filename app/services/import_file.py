@@ -96,7 +96,7 @@ def _parse_game_kind(raw: dict[str, Any]) -> tuple[rules.RoundGame, str | None]:
 def _parse_rules(raw: Any, game: rules.RoundGame, title: str | None) -> rules.GameRules:
     if not isinstance(raw, dict):
         raise rules.Refusal.of(N_("règles absentes"))
-    limit = raw.get("limit", game.default_limit or rules.DEFAULT_LIMIT)
+    limit = raw.get("limit", rules.GameRules.of(game).limit)  # the game's own
     round_count = raw.get("round_count")
     pro = raw.get("pro", False)
     if not _whole(limit) or not (round_count is None or _whole(round_count)):
@@ -123,7 +123,7 @@ def _parse_rules(raw: Any, game: rules.RoundGame, title: str | None) -> rules.Ga
             end=end,
             limit=limit,
             round_count=round_count,
-            pro=pro,
+            variants=frozenset({"pro"}) if pro else frozenset(),  # the export's key "pro"
             chosen_best=best,
             title=title,
         )

@@ -71,7 +71,7 @@ def game_record(game: ExportedGame) -> dict[str, Any]:
         "end": game_rules.end.value,
         "limit": game_rules.limit,
         "round_count": game_rules.round_count,
-        "pro": game_rules.pro,
+        "pro": "pro" in game_rules.variants,
     }
     if game_rules.game.best is None:
         record["rules"]["best"] = game_rules.best.value

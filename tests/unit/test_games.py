@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from app import rules
 from app.rules.games.flip7 import FLIP7, reachable_scores
 from app.rules.games.free import FREE_GAME
+from app.rules.games.six_nimmt import SIX_NIMMT
 from app.rules.games.skyjo import SKYJO
 
 TRIO = ("Alice", "Bruno", "Chloé")
@@ -120,15 +121,15 @@ def test_a_free_game_ends_after_its_rounds_with_ties_sharing_the_win():
 
 def test_pro_and_66_belong_to_6_qui_prend():
     with pytest.raises(rules.Refusal):
-        rules.GameRules.of(SKYJO, pro=True)
+        rules.GameRules.of(SKYJO, variants={"pro"})
     with pytest.raises(rules.Refusal):
         rules.GameRules.of(SKYJO, end=rules.EndRule.ABOVE)
 
 
 def test_the_rule_in_force_says_the_pro_deck_whatever_the_end():
     for game_rules in (
-        rules.GameRules(pro=True),
-        rules.GameRules(end=rules.EndRule.ROUNDS, round_count=2, pro=True),
+        rules.GameRules.of(SIX_NIMMT, variants={"pro"}),
+        rules.GameRules.of(SIX_NIMMT, end=rules.EndRule.ROUNDS, round_count=2, variants={"pro"}),
     ):
         assert "Variante pro" in str(rules.rule_sentence(game_rules))
 

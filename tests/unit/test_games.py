@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -13,6 +16,7 @@ from app.rules.games.six_nimmt import SIX_NIMMT
 from app.rules.games.skyjo import SKYJO
 
 TRIO = ("Alice", "Bruno", "Chloé")
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def skyjo_sheet(*rounds: tuple[tuple[int, ...], int]) -> rules.Scoresheet:
@@ -262,3 +266,17 @@ def test_a_skyjo_game_played_from_its_rounds_counts_the_doubled_score():
 
     assert ended.totals == [100, 10, 5] and ended.enders == (0,)
     assert wrong.value.number == 2
+
+
+# static/tally.js's named points rules: `"name": (scores, ender) => …` in its POINTS table.
+TALLY_RULES = re.compile(r'^  "([a-z-]+)": \(scores, ender\) =>', re.MULTILINE)
+
+
+@pytest.mark.parametrize("game", rules.GAMES.values(), ids=rules.GAMES.keys())
+def test_a_game_whose_points_are_not_its_scores_names_a_rule_the_page_script_holds(game):
+    named = TALLY_RULES.findall((ROOT / "static" / "tally.js").read_text(encoding="utf-8"))
+    assert named  # the pattern still reads the table
+    if game.scores_are_points:
+        assert game.offline_points is None
+    else:
+        assert game.offline_points in named

@@ -131,7 +131,7 @@ class GameRules:
     @property
     def game_id(self) -> str:
         """Return what tells the games played apart (BG Stats' `sourceGameId`): the game's key,
-        and a free game's name by its key after it (« libre:yams »)."""
+        and a free game's name by its key after it (« <key>:yams »)."""
         if self.title is None:
             return self.game.key
         return f"{self.game.key}:{name_key(self.title)}"
@@ -139,7 +139,7 @@ class GameRules:
     @property
     def counted_as(self) -> str:
         """Return what the statistics count apart: the game_id, and a free game's winner rule
-        after it (« libre:yams:highest »). Two free games of one name, one won by the highest
+        after it (« <key>:yams:highest »). Two free games of one name, one won by the highest
         total and one by the lowest, counted as one read a winner's total as a loser's; BG Stats
         keeps its id (its plays already matched to a game)."""
         if self.title is None:

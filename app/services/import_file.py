@@ -67,7 +67,7 @@ def _parse_game_kind(raw: dict[str, Any]) -> tuple[rules.RoundGame, str | None]:
     if not isinstance(key, str) or key not in rules.GAMES:
         raise rules.Refusal.of(N_("jeu inconnu (%(game)s)", game=_as_written(key)))
     game = rules.game_of(key)
-    if game.best is not None:
+    if not game.table_names_it:
         return game, None
     title = raw.get("title")
     # As the new-game form reads « Nom du jeu »: spaces run together.
@@ -110,7 +110,7 @@ def _parse_rules(raw: Any, game: rules.RoundGame, title: str | None) -> rules.Ga
     except ValueError:
         raise rules.Refusal.of(N_("règles invalides : fin de partie inconnue")) from None
     best = None
-    if game.best is None:  # a free game says which total wins
+    if game.chooses_best:  # a free game says which total wins
         try:
             best = rules.Best(raw.get("best", rules.Best.LOWEST.value))
         except ValueError:

@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app import rules
 from app.platform.devices import claim_device, current_device_hash
 from app.platform.extensions import db
+from app.rules.games.six_nimmt import SIX_NIMMT
 from app.services.saved_game import kept_sheet
 from app.storage.models import Game, Player, Round, new_public_id, utcnow
 
@@ -69,7 +70,7 @@ def sheet_of(shape: Shape) -> rules.Scoresheet:
     draw = random.Random(f"{shape.players}-{shape.rounds}-{shape.finished}")
     names = tuple(NAMES[: shape.players])
     for _ in range(1000):
-        sheet = rules.Scoresheet(names)
+        sheet = rules.Scoresheet(names, (), rules.GameRules.of(SIX_NIMMT))
         for number in range(1, shape.rounds + 1):
             heads = [draw.choice((0, 0, 1, 1, 2, 3, 5, 8)) for _ in names]
             if shape.finished and number == shape.rounds:

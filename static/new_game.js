@@ -3,9 +3,9 @@
 // another game are ignored, and « Ajouter un joueur » asks the server for one more field.
 "use strict";
 
-// The form shows the choices of the game chosen (« Plus de 66 » and « Variante pro » are
-// 6 qui prend's, a name and a winner rule a free game's); « Ajouter un joueur » while it seats one
-// more, « N joueurs : la table est complète » once it seats no more (each radio's data-most).
+// The form shows the choices of the game chosen: each part's data-games lists the games that
+// offer it, as they declare (app/rules/games); « Ajouter un joueur » while it seats one more,
+// « N joueurs : la table est complète » once it seats no more (each radio's data-most).
 const showGameChoices = () => {
   const form = document.getElementById("new-game");
   const chosen = form?.querySelector("[name=game]:checked");

@@ -4,16 +4,23 @@
 // tests/e2e/test_tally.py plays the same rounds through it and through app.rules.
 "use strict";
 
-window.sqpTally = (rules, startTotals, typed, enders = []) => {
-  // The points of each round: its scores, the ender's doubled where the game says so (Skyjo:
-  // positive and not strictly the lowest of the round).
-  const rounds = typed.map((scores, index) => {
-    const ender = enders[index];
-    if (!rules.doubleEnder || ender == null) return scores;
+// The named ways a game turns a round's scores into points, as its `points` does on the server:
+// the game declares which by name (RoundGame.offline_points; none: the scores are the points).
+const POINTS = {
+  // Whoever ended the round (`ender`) is doubled when positive and not strictly the lowest of
+  // the round (Skyjo).
+  "ender-doubled": (scores, ender) => {
+    if (ender == null) return scores;
     const mine = scores[ender] || 0;
     const strictlyLowest = scores.every((other, seat) => seat === ender || mine < (other || 0));
     return mine > 0 && !strictlyLowest ? scores.map((value, seat) => (seat === ender ? 2 * value : value)) : scores;
-  });
+  },
+};
+
+window.sqpTally = (rules, startTotals, typed, enders = []) => {
+  // The points of each round, by the game's named rule.
+  const points = POINTS[rules.points] || ((scores) => scores);
+  const rounds = typed.map((scores, index) => points(scores, enders[index]));
   const totals = startTotals.map((start, seat) => rounds.reduce((sum, scores) => sum + (scores[seat] || 0), start));
   const better = rules.best === "highest" ? (a, b) => a > b : (a, b) => a < b;
   const best = totals.reduce((top, total) => (better(total, top) ? total : top), totals[0]);

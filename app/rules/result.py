@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.rules.cards import HAND_SIZE, ROWS
 from app.rules.games import Best, EndRule
 from app.rules.messages import N_, Message, Names, Np_
 from app.rules.scoring import GameRules, ranks
@@ -151,7 +150,8 @@ def _ending(sheet: Scoresheet, placed: tuple[Placing, ...]) -> Message:
 
 
 def rule_in_force(game_rules: GameRules) -> Message:
-    """Say the end rule (and the pro variant) in a few words: the image's and BG Stats' note."""
+    """Say the end rule (and the variants chosen) in a few words: the image's and BG Stats'
+    note."""
     if game_rules.end is EndRule.ROUNDS:
         rule = Np_(
             "Fin\u202f: après %(num)d manche",
@@ -164,22 +164,19 @@ def rule_in_force(game_rules: GameRules) -> Message:
         rule = N_("Fin\u202f: %(limit)s têtes ou plus", limit=game_rules.limit)
     else:
         rule = N_("Fin\u202f: plus de %(limit)s têtes", limit=game_rules.limit)
-    if game_rules.pro:
-        return N_("%(rule)s · variante pro", rule=rule)
+    for variant in game_rules.chosen_variants:
+        rule = Message(variant.note.text, {**variant.note.values, "rule": rule})
     return rule
 
 
 def rule_sentence(game_rules: GameRules) -> Message:
-    """Say the rule in force in a sentence, for the game page: the end, who wins, the pro deck."""
+    """Say the rule in force in a sentence, for the game page: the end, who wins, the variants
+    chosen (6 qui prend's pro deck)."""
     sentence = _end_sentence(game_rules)
-    if not game_rules.pro:
-        return sentence
-    pro = N_(
-        "Variante pro\u202f: cartes 1 à %(hand)s × joueurs + %(rows)s.",
-        hand=HAND_SIZE,
-        rows=ROWS,
-    )
-    return Message("%(sentence)s %(pro)s", {"sentence": sentence, "pro": pro})
+    for variant in game_rules.chosen_variants:
+        # Only blanks and a space: no words to translate (as Refusal.said).
+        sentence = Message("%(sentence)s %(pro)s", {"sentence": sentence, "pro": variant.sentence})
+    return sentence
 
 
 def _end_sentence(game_rules: GameRules) -> Message:

@@ -87,7 +87,7 @@ def offline_rules(game_rules: GameRules, played: int) -> dict[str, object]:
         "roundCount": game_rules.round_count if game_rules.end is EndRule.ROUNDS else None,
         "played": played,
         "close": game_rules.margin,
-        "doubleEnder": game_rules.game.round_ender,  # Skyjo's doubling of who ended a round
+        "points": game_rules.game.offline_points,  # a named rule of tally.js (Skyjo's doubling)
         "tiePlaysOn": game_rules.game.tie_plays_on,  # Flip 7: a tie at the end plays on
     }
 

@@ -2,26 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from app.rules.cards import DEFAULT_LIMIT, ROUND_COUNT_RANGE
-from app.rules.games import DEFAULT_GAME, Best, EndRule, RoundGame, RoundScores
+from app.rules.games import DEFAULT_GAME, Best, EndRule, RoundGame, Variant
 from app.rules.messages import N_, Refusal
 from app.rules.names import name_key, unreadable
+
+# How many rounds a table may agree to play (« Nombre de manches »), whatever the game.
+ROUND_COUNT_RANGE = (1, 50)
 
 
 @dataclass(frozen=True)
 class GameRules:
-    """The rules a table agreed on before starting: its game, and how it ends (the defaults are
-    the rule book's)."""
+    """The rules a table agreed on before starting: its game, how it ends, the game's variants
+    it chose (their keys), and a free game's winner rule and name. GameRules.of gives a game's
+    own rules where the table chose nothing else."""
 
-    game: RoundGame = DEFAULT_GAME
-    end: EndRule = EndRule.ABOVE
-    limit: int = DEFAULT_LIMIT
+    game: RoundGame
+    end: EndRule
+    limit: int  # kept when the game lasts a number of rounds, unused then
     round_count: int | None = None
-    pro: bool = False
+    variants: frozenset[str] = frozenset()  # keys of the game's Variants (6 qui prend's "pro")
     chosen_best: Best | None = None  # a free game's « Qui gagne ? »
     title: str | None = None  # a free game's « Nom du jeu »
 
@@ -33,7 +36,7 @@ class GameRules:
         end: EndRule | None = None,
         limit: int | None = None,
         round_count: int | None = None,
-        pro: bool = False,
+        variants: Iterable[str] = (),
         chosen_best: Best | None = None,
         title: str | None = None,
     ) -> GameRules:
@@ -43,12 +46,15 @@ class GameRules:
         why = unreadable(title) if title is not None else None
         if why is not None:
             raise Refusal({"title": why})
+        # A game without a limit of its own that lasts a number of rounds keeps the default
+        # game's, unused (the database's column and the export want a number).
+        own_limit = game.default_limit or DEFAULT_GAME.default_limit or 1
         return cls(
             game,
             end or game.default_end,
-            limit if limit is not None else game.default_limit or DEFAULT_LIMIT,
+            limit if limit is not None else own_limit,
             round_count,
-            pro,
+            frozenset(variants),
             chosen_best,
             title,
         )
@@ -59,7 +65,10 @@ class GameRules:
             object.__setattr__(self, "chosen_best", Best(self.chosen_best))
         if self.end not in self.game.ends:
             raise Refusal.of(N_("Cette fin de partie n’existe pas pour ce jeu."))
-        if self.pro and not self.game.table_tools:
+        object.__setattr__(self, "variants", frozenset(self.variants))
+        if not self.variants <= {variant.key for variant in self.game.variants}:
+            # The only variant of any game so far; its words, unchanged (a variant's own
+            # refusal is for the game that brings the second).
             raise Refusal.of(N_("La variante pro est celle de 6 qui prend."))
         if self.end is EndRule.ROUNDS:
             low, high = ROUND_COUNT_RANGE
@@ -110,6 +119,11 @@ class GameRules:
         return self.reaches_end(totals, rounds_played) and not self.plays_on(totals, rounds_played)
 
     @property
+    def chosen_variants(self) -> tuple[Variant, ...]:
+        """Return the game's variants the table chose, in the game's order."""
+        return tuple(variant for variant in self.game.variants if variant.key in self.variants)
+
+    @property
     def best(self) -> Best:
         """Return which total wins: the game's, or what the table chose for a free game."""
         return self.game.best or self.chosen_best or Best.LOWEST
@@ -117,7 +131,7 @@ class GameRules:
     @property
     def game_id(self) -> str:
         """Return what tells the games played apart (BG Stats' `sourceGameId`): the game's key,
-        and a free game's name by its key after it (« libre:yams »)."""
+        and a free game's name by its key after it (« <key>:yams »)."""
         if self.title is None:
             return self.game.key
         return f"{self.game.key}:{name_key(self.title)}"
@@ -125,7 +139,7 @@ class GameRules:
     @property
     def counted_as(self) -> str:
         """Return what the statistics count apart: the game_id, and a free game's winner rule
-        after it (« libre:yams:highest »). Two free games of one name, one won by the highest
+        after it (« <key>:yams:highest »). Two free games of one name, one won by the highest
         total and one by the lowest, counted as one read a winner's total as a loser's; BG Stats
         keeps its id (its plays already matched to a game)."""
         if self.title is None:
@@ -133,24 +147,13 @@ class GameRules:
         return f"{self.game_id}:{self.best.value}"
 
 
-def check_round(heads_taken: Sequence[int], players: Sequence[str], pro: bool = False) -> list[int]:
-    """Return the heads of a round of 6 qui prend, in seat order, or raise Refusal saying what is
-    allowed: its bounds as a list (tests/unit/test_rules.py checks them through this)."""
-    return list(DEFAULT_GAME.check_round(RoundScores(tuple(heads_taken)), players, pro=pro).scores)
-
-
 def totals(rounds: Sequence[Sequence[int]], players: int) -> list[int]:
     """Return each player's total over the rounds, in seat order."""
     sums = [0] * players
-    for heads_taken in rounds:
-        for seat, value in enumerate(heads_taken):
+    for points in rounds:
+        for seat, value in enumerate(points):
             sums[seat] += value
     return sums
-
-
-def lowest(totals_: Sequence[int]) -> frozenset[int]:
-    """Return the seats holding the lowest total (all of them on a tie)."""
-    return best_seats(totals_, Best.LOWEST)
 
 
 def best_seats(totals_: Sequence[int], best: Best) -> frozenset[int]:

@@ -4,7 +4,7 @@ leaders, winners, the scoreboard's lines)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 from app.rules.games import RoundScores
@@ -33,8 +33,8 @@ class Scoresheet:
     """A game's players, its rounds so far (as typed) and what follows from them."""
 
     players: tuple[str, ...]
-    rounds: tuple[tuple[int, ...], ...] = ()
-    rules: GameRules = field(default_factory=GameRules)
+    rounds: tuple[tuple[int, ...], ...]
+    rules: GameRules
     enders: tuple[int | None, ...] = ()  # who ended each round, where the game asks (Skyjo)
 
     def __post_init__(self) -> None:
@@ -132,7 +132,7 @@ class Scoresheet:
             if checked and rules.is_over(sums, len(checked)):
                 raise WrongRound(number, N_("la partie était déjà terminée"))
             try:
-                kept = game.check_round(typed, seats, pro=rules.pro)
+                kept = game.check_round(typed, seats, rules.variants)
             except Refusal as refusal:
                 raise WrongRound(number, refusal.said()) from refusal
             points = kept.scores if game.scores_are_points else game.points(kept)
@@ -159,7 +159,7 @@ class Scoresheet:
                     most=MAX_ROUNDS,
                 )
             )
-        checked = self.rules.game.check_round(typed, self.players, pro=self.rules.pro)
+        checked = self.rules.game.check_round(typed, self.players, self.rules.variants)
         if self.rules.plays_on(self.totals, len(self.rounds)):
             # The tied players alone play the round that breaks the tie (Flip 7's FAQ).
             tied = Names(tuple(self.players[seat] for seat in sorted(self.leaders)))

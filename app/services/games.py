@@ -60,12 +60,12 @@ def _seated(
         end_rule=game_rules.end.value,
         limit=game_rules.limit,
         round_count=game_rules.round_count,
-        pro=game_rules.pro,
+        pro="pro" in game_rules.variants,
         players=[Player(seat=seat, name=name) for seat, name in enumerate(names)],
         rounds=[],
         creation_key=creation_key,
         version=1,
-        kept_sheet=kept_sheet(rules.Scoresheet(tuple(names), rules=game_rules), version=1),
+        kept_sheet=kept_sheet(rules.Scoresheet(tuple(names), (), game_rules), version=1),
     )
     db.session.add(game)
     db.session.flush()

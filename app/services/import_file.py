@@ -67,7 +67,7 @@ def _parse_game_kind(raw: dict[str, Any]) -> tuple[rules.RoundGame, str | None]:
     if not isinstance(key, str) or key not in rules.GAMES:
         raise rules.Refusal.of(N_("jeu inconnu (%(game)s)", game=_as_written(key)))
     game = rules.game_of(key)
-    if game.best is not None:
+    if not game.table_names_it:
         return game, None
     title = raw.get("title")
     # As the new-game form reads « Nom du jeu »: spaces run together.
@@ -96,7 +96,7 @@ def _parse_game_kind(raw: dict[str, Any]) -> tuple[rules.RoundGame, str | None]:
 def _parse_rules(raw: Any, game: rules.RoundGame, title: str | None) -> rules.GameRules:
     if not isinstance(raw, dict):
         raise rules.Refusal.of(N_("règles absentes"))
-    limit = raw.get("limit", game.default_limit or rules.DEFAULT_LIMIT)
+    limit = raw.get("limit", rules.GameRules.of(game).limit)  # the game's own
     round_count = raw.get("round_count")
     pro = raw.get("pro", False)
     if not _whole(limit) or not (round_count is None or _whole(round_count)):
@@ -110,7 +110,7 @@ def _parse_rules(raw: Any, game: rules.RoundGame, title: str | None) -> rules.Ga
     except ValueError:
         raise rules.Refusal.of(N_("règles invalides : fin de partie inconnue")) from None
     best = None
-    if game.best is None:  # a free game says which total wins
+    if game.chooses_best:  # a free game says which total wins
         try:
             best = rules.Best(raw.get("best", rules.Best.LOWEST.value))
         except ValueError:
@@ -123,7 +123,7 @@ def _parse_rules(raw: Any, game: rules.RoundGame, title: str | None) -> rules.Ga
             end=end,
             limit=limit,
             round_count=round_count,
-            pro=pro,
+            variants=frozenset({"pro"}) if pro else frozenset(),  # the export's key "pro"
             chosen_best=best,
             title=title,
         )

@@ -160,7 +160,7 @@ def _add(device_hash: str, fresh: Sequence[ImportedGame]) -> None:
                 "end_rule": game.sheet.rules.end.value,
                 "head_limit": game.sheet.rules.limit,
                 "round_count": game.sheet.rules.round_count,
-                "pro": game.sheet.rules.pro,
+                "pro": "pro" in game.sheet.rules.variants,
                 "version": 1,
                 "kept_sheet": kept_sheet(game.sheet, version=1),
             }

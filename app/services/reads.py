@@ -12,8 +12,8 @@ from typing import Any
 from sqlalchemy import ColumnElement, Row, Select, Text, bindparam, func, or_, select
 from sqlalchemy import cast as cast_as
 
-from app import rules
 from app.platform.extensions import db
+from app.rules.games import six_nimmt
 from app.services.access import look_for, reachable_by, with_sheets
 from app.services.refusals import GameNotFound
 from app.services.saved_game import GameColumns, SavedGame
@@ -215,12 +215,12 @@ def _sheets_from_rows(game_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
     return sheets
 
 
-def rows_round_of(state: RowsRoundState | Row[Any], players: int) -> rules.RowsRound:
+def rows_round_of(state: RowsRoundState | Row[Any], players: int) -> six_nimmt.RowsRound:
     """Return the assistant's round on the rows as stored: app.rules replays its turns."""
-    return rules.RowsRound(
+    return six_nimmt.RowsRound(
         players,
         tuple(state.starts),
-        tuple(rules.PlayedTurn(tuple(turn["cards"]), turn.get("row")) for turn in state.turns),
+        tuple(six_nimmt.PlayedTurn(tuple(turn["cards"]), turn.get("row")) for turn in state.turns),
     )
 
 

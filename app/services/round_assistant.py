@@ -18,6 +18,7 @@ from sqlalchemy import Row, select
 
 from app import rules
 from app.platform.extensions import db
+from app.rules.games import six_nimmt
 from app.services.access import load_game  # a write's load, lock included
 from app.services.reads import read_game, rows_round_of
 from app.services.refusals import GameChanged, GameNotFound, check_version
@@ -25,7 +26,9 @@ from app.services.saved_game import SavedGame
 from app.services.unit_of_work import UnitOfWork
 from app.storage.models import Game, RowsRoundState
 
-ROW_LABELS = tuple(rules.N_("Rangée %(number)s", number=row) for row in range(1, rules.ROWS + 1))
+ROW_LABELS = tuple(
+    rules.N_("Rangée %(number)s", number=row) for row in range(1, six_nimmt.ROWS + 1)
+)
 
 
 @dataclass(frozen=True)
@@ -38,7 +41,7 @@ class Assistant:
     """
 
     game: SavedGame
-    rows_round: rules.RowsRound | None
+    rows_round: six_nimmt.RowsRound | None
     dropped: int | None = None
     taken_back: tuple[int, ...] = ()
 
@@ -93,7 +96,7 @@ def _state_of(game: Game) -> RowsRoundState | None:
 
 def _assistant(game: SavedGame, state: RowsRoundState | Row[Any] | None) -> Assistant:
     sheet = game.scoresheet
-    if not sheet.rules.game.table_tools:  # the assistant places 6 qui prend's cards only
+    if rules.Tool.ASSISTANT not in sheet.rules.game.tools:  # it places 6 qui prend's cards
         raise GameNotFound(game.public_id)
     if state is None:
         return Assistant(game, None)
@@ -138,7 +141,7 @@ def _open(
 
 def _live(
     public_id: str, device_hash: str | None, version: int | None
-) -> tuple[RowsRoundState, Assistant, rules.RowsRound]:
+) -> tuple[RowsRoundState, Assistant, six_nimmt.RowsRound]:
     _game, state, current = _open(public_id, device_hash, version)
     if (
         state is None or current.rows_round is None
@@ -168,8 +171,11 @@ def lay_rows(
             raise StaleStep(current, rules.Refusal.of(rules.N_("Ces rangées étaient déjà posées.")))
         sheet = current.game.scoresheet
         try:
-            starts = rules.check_cards(
-                cards, ROW_LABELS, players=len(sheet.players), pro=sheet.rules.pro
+            starts = six_nimmt.check_cards(
+                cards,
+                ROW_LABELS,
+                players=len(sheet.players),
+                pro=six_nimmt.pro_deck(sheet.rules.variants),
             )
         except rules.Refusal as refusal:
             raise CardsRefused(current, refusal) from refusal
@@ -180,7 +186,7 @@ def lay_rows(
             RowsRoundState(game_id=game.id, round_number=number, starts=list(starts), turns=[])
         )
         db.session.flush()
-        return Assistant(current.game, rules.RowsRound(len(sheet.players), starts))
+        return Assistant(current.game, six_nimmt.RowsRound(len(sheet.players), starts))
 
 
 def clear_rows(
@@ -222,11 +228,11 @@ def place_cards(
             raise StaleStep(current, rules.Refusal.of(rules.N_("Ce tour était déjà placé.")))
         sheet = current.game.scoresheet
         try:
-            played = rules.check_cards(
+            played = six_nimmt.check_cards(
                 cards,
                 sheet.players,
                 players=len(sheet.players),
-                pro=sheet.rules.pro,
+                pro=six_nimmt.pro_deck(sheet.rules.variants),
                 seen=rows_round.cards_seen,
             )
         except rules.Refusal as refusal:
@@ -251,7 +257,7 @@ def choose_row(
             rows_round.waiting is None
             or turn != current.turn_count
             or row is None
-            or not 1 <= row <= rules.ROWS
+            or not 1 <= row <= six_nimmt.ROWS
         ):
             raise StaleStep(current, rules.Refusal.of(rules.N_("Cette rangée était déjà choisie.")))
         return _saved(state, current, rows_round.with_choice(row - 1))
@@ -270,7 +276,7 @@ def take_back_turn(
         return Assistant(saved.game, saved.rows_round, taken_back=rows_round.turns[-1].cards)
 
 
-def _saved(state: RowsRoundState, current: Assistant, rows_round: rules.RowsRound) -> Assistant:
+def _saved(state: RowsRoundState, current: Assistant, rows_round: six_nimmt.RowsRound) -> Assistant:
     # A new list, so that the JSON column is seen as changed.
     state.turns = [{"cards": list(turn.cards), "row": turn.chosen_row} for turn in rows_round.turns]
     db.session.flush()

@@ -196,7 +196,7 @@ def edit_round(
         if not 1 <= number <= len(sheet.rounds):  # an address typed by hand
             raise GameNotFound(f"{public_id} round {number}")
         try:
-            checked = sheet.rules.game.check_round(typed, sheet.players, pro=sheet.rules.pro)
+            checked = sheet.rules.game.check_round(typed, sheet.players, sheet.rules.variants)
             sheet.with_round_replaced(number, checked)
         except rules.Refusal as refusal:
             raise RoundRefused(before, refusal) from refusal

@@ -122,7 +122,8 @@ def _rules_of(
         end=rules.EndRule(end),
         limit=limit,
         round_count=round_count,
-        pro=pro,
+        # The column `pro` keeps the one variant a game has so far (6 qui prend's), by its key.
+        variants=frozenset({"pro"}) if pro else frozenset(),
         chosen_best=rules.Best(best) if best else None,
         title=title,
     )

@@ -40,7 +40,7 @@ class GameStats:
     """One game's statistics: its rules as last played (its name, its winner rule), how many of
     its games are finished, and one line per player."""
 
-    game_id: str  # rules.GameRules.counted_as: « skyjo », « libre:yams:highest »
+    game_id: str  # rules.GameRules.counted_as: the game's key, a free game's name and winner rule
     rules: GameRules
     games: int
     lines: list[PlayerStats]

@@ -65,15 +65,15 @@ def game_record(game: ExportedGame) -> dict[str, Any]:
         "created_at": _iso(game.created_at),
         "game": game_rules.game.key,
     }
-    if game_rules.game.best is None:  # a free game: its name and which total wins
+    if game_rules.game.table_names_it:  # a free game: its name (and below, which total wins)
         record["title"] = game_rules.title
     record["rules"] = {
         "end": game_rules.end.value,
         "limit": game_rules.limit,
         "round_count": game_rules.round_count,
-        "pro": game_rules.pro,
+        "pro": "pro" in game_rules.variants,
     }
-    if game_rules.game.best is None:
+    if game_rules.game.chooses_best:
         record["rules"]["best"] = game_rules.best.value
     record["players"] = list(sheet.players)
     record["rounds"] = [list(scores) for scores in sheet.rounds]

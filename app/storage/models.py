@@ -57,7 +57,7 @@ class Game(Model):
     title: Mapped[str | None] = mapped_column(String(rules.MAX_TITLE_LENGTH))
     best: Mapped[str | None] = mapped_column(String(8))
     end_rule: Mapped[str] = mapped_column(String(16), default=rules.EndRule.ABOVE.value)
-    limit: Mapped[int] = mapped_column("head_limit", default=rules.DEFAULT_LIMIT)
+    limit: Mapped[int] = mapped_column("head_limit", default=rules.DEFAULT_GAME.default_limit)
     round_count: Mapped[int | None]
     pro: Mapped[bool] = mapped_column(default=False)
     # Bumped by every change, so an edit made from a stale page (another tab) can be refused.

@@ -23,6 +23,7 @@ from flask_babel import ngettext
 from app import rules
 from app.platform import rate_limits
 from app.platform.devices import current_device_hash
+from app.rules.games import six_nimmt
 from app.services import reads, round_assistant
 from app.web.forms import (
     FIELD,
@@ -41,7 +42,7 @@ bp = Blueprint("assistant", __name__)
 @bp.get("/regles")
 def game_rules() -> str:
     """Show the rules of the game in the product's words, with the heads of every card."""
-    return render_template("assistant/rules.html", cards_by_heads=rules.cards_by_heads())
+    return render_template("assistant/rules.html", cards_by_heads=six_nimmt.cards_by_heads())
 
 
 @bp.get("/parties/<public_id>/compter")
@@ -49,7 +50,7 @@ def count(public_id: str) -> ResponseReturnValue:
     """Count the heads of the cards typed, naming any number that is not a card of this game;
     the heads already typed in the round form come along and go back with the count."""
     found = reads.find_game(public_id, current_device_hash())
-    if not found.scoresheet.rules.game.table_tools:  # heads: 6 qui prend's cards alone
+    if rules.Tool.HEAD_COUNT not in found.scoresheet.rules.game.tools:  # 6 qui prend's heads
         abort(404)
     sheet = found.scoresheet
     kept = carried_scores(request.args, len(sheet.players))
@@ -59,7 +60,9 @@ def count(public_id: str) -> ResponseReturnValue:
     refusal: rules.Refusal | None = None
     if "cartes" in request.args:
         try:
-            cards = rules.check_pile(pile_typed(typed), len(sheet.players), sheet.rules.pro)
+            cards = six_nimmt.check_pile(
+                pile_typed(typed), len(sheet.players), six_nimmt.pro_deck(sheet.rules.variants)
+            )
         except rules.Refusal as refused:
             refusal = refused
     page = render_template(
@@ -68,8 +71,8 @@ def count(public_id: str) -> ResponseReturnValue:
         sheet=sheet,
         typed=typed,
         seat=seat if seat is not None and seat < len(sheet.players) else None,
-        detail=[(card, rules.heads(card)) for card in cards],
-        total=rules.row_heads(cards),
+        detail=[(card, six_nimmt.heads(card)) for card in cards],
+        total=six_nimmt.row_heads(cards),
         refusal=shown(refusal),
         kept={f"{FIELD}-{seat}": score for seat, score in kept.items()},
     )
@@ -97,7 +100,7 @@ def assistant(public_id: str) -> Response:
 @rate_limits.writes
 def lay_rows(public_id: str) -> ResponseReturnValue:
     """Lay the four cards that start the rows."""
-    typed = typed_fields(request.form, "row", rules.ROWS)
+    typed = typed_fields(request.form, "row", six_nimmt.ROWS)
     number = whole_number(request.form.get("number"))
     return _step(
         public_id,
@@ -219,23 +222,25 @@ class RowView:
     heads: int
 
 
-def _rows_view(rows_round: rules.RowsRound | None) -> list[RowView]:
+def _rows_view(rows_round: six_nimmt.RowsRound | None) -> list[RowView]:
     if rows_round is None:
         return []
     return [
-        RowView(number, tuple((card, rules.heads(card)) for card in row), rules.row_heads(row))
+        RowView(
+            number, tuple((card, six_nimmt.heads(card)) for card in row), six_nimmt.row_heads(row)
+        )
         for number, row in enumerate(rows_round.rows, start=1)
     ]
 
 
-def _story(rows_round: rules.RowsRound | None, names: Sequence[str]) -> list[str]:
+def _story(rows_round: six_nimmt.RowsRound | None, names: Sequence[str]) -> list[str]:
     """Say what the last placed turn did, card by card, from the lowest."""
     if rows_round is None or not rows_round.placed or rows_round.waiting:
         return []
     lines = []
     for placement in rows_round.placed[-1].placements:
         name, card, row = names[placement.seat], placement.card, placement.row + 1
-        count = rules.row_heads(placement.taken)
+        count = six_nimmt.row_heads(placement.taken)
         taken = ngettext(
             "%(cards)s : %(num)d tête",
             "%(cards)s : %(num)d têtes",
@@ -243,7 +248,7 @@ def _story(rows_round: rules.RowsRound | None, names: Sequence[str]) -> list[str
             cards=" ".join(map(str, placement.taken)),
         )
         said = {"name": name, "card": card, "row": row, "taken": taken}
-        if isinstance(placement, rules.SixthCard):
+        if isinstance(placement, six_nimmt.SixthCard):
             lines.append(
                 _(
                     "%(name)s pose le %(card)s en 6e carte de la rangée %(row)s "
@@ -251,7 +256,7 @@ def _story(rows_round: rules.RowsRound | None, names: Sequence[str]) -> list[str
                     **said,
                 )
             )
-        elif isinstance(placement, rules.RowChosen):
+        elif isinstance(placement, six_nimmt.RowChosen):
             lines.append(
                 _(
                     "%(name)s ramasse la rangée %(row)s (%(taken)s) : "

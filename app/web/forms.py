@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from werkzeug.datastructures import MultiDict
-from wtforms import BooleanField, FieldList, Form, HiddenField, StringField
+from wtforms import FieldList, Form, HiddenField, StringField
 
 from app import rules
 from app.rules import N_, Message
@@ -48,17 +48,26 @@ def score_number(typed: str | None) -> int | None:
 
 
 class NewGameForm(Form):
+    """The new-game form: the players, then the choices the chosen game declares (its ends,
+    « Autre limite », its variants, a free game's name and winner rule). Fields that do not apply
+    to the game chosen are ignored."""
+
     players = FieldList(
         StringField(), min_entries=INITIAL_NAME_FIELDS, max_entries=rules.MAX_PLAYERS + 5
     )
     game = StringField(default=rules.DEFAULT_GAME.key)  # « Jeu »: a key of rules.GAMES (radios)
     title = StringField(default="")  # a free game's « Nom du jeu »
     best = StringField(default="lowest")  # a free game's « Qui gagne ? »: lowest or highest
-    end = StringField(default="above")  # above, at_or_above, other_limit or rounds (radios)
+    end = StringField(default="above")  # an end of the game's end_choices, other_limit, rounds
     limit = StringField(default="")
     round_count = StringField(default="")
-    pro = BooleanField()
     key = HiddenField()  # one per form shown: the same form sent twice starts one game
+
+    def __init__(self, formdata: Any = None, **kwargs: Any) -> None:
+        super().__init__(formdata, **kwargs)
+        # A game's variants are boxes named by their keys (« Variante pro »: `pro`), read here
+        # rather than declared as fields: the games declare them.
+        self.typed: Mapping[str, Any] = formdata or {}
 
     def creation_key(self) -> str | None:
         """Return the form's key, None if blank, or raise rules.Refusal for a key the page did
@@ -74,7 +83,7 @@ class NewGameForm(Form):
         return [entry.data or "" for entry in self.players]
 
     def chosen_game(self) -> rules.RoundGame:
-        """Return the game chosen (« 6 qui prend ! » when none is), or raise rules.Refusal."""
+        """Return the game chosen (the first offered when none is), or raise rules.Refusal."""
         game = rules.GAMES.get(self.game.data or rules.DEFAULT_GAME.key)
         if game is None:
             raise rules.Refusal({"game": N_("Choisissez un des jeux proposés.")})
@@ -85,51 +94,64 @@ class NewGameForm(Form):
         game = rules.GAMES.get(self.game.data or rules.DEFAULT_GAME.key)
         return game.max_players if game else rules.MAX_PLAYERS
 
+    def variant_ticked(self, key: str) -> bool:
+        """Tell whether the box of the variant keyed `key` is ticked."""
+        return bool(self.typed.get(key))
+
     def game_rules(self) -> rules.GameRules:
         """Return the game and end rule chosen, or raise rules.Refusal keyed by the field in
         error. Fields that do not apply to the game chosen are ignored."""
         game = self.chosen_game()
-        if game is rules.DEFAULT_GAME:
-            return self._six_nimmt_rules()
-        if game.best is None:
-            return self._free_game_rules(game)
-        if self.end.data == "rounds":  # Skyjo and Flip 7 end by their own rule, or by rounds
-            return rules.GameRules.of(
-                game, end=rules.EndRule.ROUNDS, round_count=self._round_count()
+        if game.other_limit:  # where a limit may be typed, a number under another rule is asked
+            question = self._number_under_another_rule()
+            if question:
+                raise rules.Refusal(question)
+        best = self._best() if game.chooses_best else None
+        title = self._title() if game.table_names_it else None
+        variants = [variant.key for variant in game.variants if self.variant_ticked(variant.key)]
+        end = self.end.data or "above"
+        # None: the game's own.
+        end_rule: rules.EndRule | None = None
+        limit: int | None = None
+        round_count: int | None = None
+        if end == "rounds" and rules.EndRule.ROUNDS in game.ends:
+            end_rule, round_count = rules.EndRule.ROUNDS, self._round_count()
+        elif end == "other_limit" and game.other_limit:
+            limit = self._limit(game)  # at the game's own end rule
+        elif end in game.end_choices:
+            end_rule = rules.EndRule(end)
+        elif game.default_limit is None:  # no end of its own: the table says which
+            wanted = N_(
+                "Pour une partie libre, choisissez « Autre limite » ou « Nombre de manches »."
             )
-        return rules.GameRules.of(game)
+            raise rules.Refusal({"end": wanted})
+        return rules.GameRules.of(
+            game,
+            end=end_rule,
+            limit=limit,
+            round_count=round_count,
+            variants=variants,
+            chosen_best=best,
+            title=title,
+        )
 
-    def _free_game_rules(self, game: rules.RoundGame) -> rules.GameRules:
-        question = self._number_under_another_rule()
-        if question:
-            raise rules.Refusal(question)
+    def _title(self) -> str:
         title = " ".join((self.title.data or "").split())
         if not title or len(title) > rules.MAX_TITLE_LENGTH:
             wanted = N_(
                 "Tapez le nom du jeu (%(most)s caractères au plus).", most=rules.MAX_TITLE_LENGTH
             )
             raise rules.Refusal({"title": wanted})
-        best = rules.Best.HIGHEST if self.best.data == "highest" else rules.Best.LOWEST
-        if self.end.data == "rounds":
-            return rules.GameRules.of(
-                game,
-                end=rules.EndRule.ROUNDS,
-                round_count=self._round_count(),
-                chosen_best=best,
-                title=title,
-            )
-        if self.end.data != "other_limit":
-            wanted = N_(
-                "Pour une partie libre, choisissez « Autre limite » ou « Nombre de manches »."
-            )
-            raise rules.Refusal({"end": wanted})
-        return rules.GameRules.of(game, limit=self._limit(), chosen_best=best, title=title)
+        return title
 
-    def _limit(self, heads: bool = False) -> int:
-        low, high = self.chosen_game().limit_range
+    def _best(self) -> rules.Best:
+        return rules.Best.HIGHEST if self.best.data == "highest" else rules.Best.LOWEST
+
+    def _limit(self, game: rules.RoundGame) -> int:
+        low, high = game.limit_range
         limit = whole_number(self.limit.data)
         if limit is None or not low <= limit <= high:
-            if heads:
+            if game.counts_heads:
                 wanted = N_(
                     "Choisissez une limite de %(low)s à %(high)s têtes.", low=low, high=high
                 )
@@ -145,23 +167,6 @@ class NewGameForm(Form):
             wanted = N_("Choisissez de %(low)s à %(high)s manches.", low=low, high=high)
             raise rules.Refusal({"round_count": wanted})
         return count
-
-    def _six_nimmt_rules(self) -> rules.GameRules:
-        pro = bool(self.pro.data)
-        question = self._number_under_another_rule()
-        if question:
-            raise rules.Refusal(question)
-        match self.end.data:
-            case "at_or_above":
-                return rules.GameRules(end=rules.EndRule.AT_OR_ABOVE, pro=pro)
-            case "other_limit":
-                return rules.GameRules(limit=self._limit(heads=True), pro=pro)
-            case "rounds":
-                return rules.GameRules(
-                    end=rules.EndRule.ROUNDS, round_count=self._round_count(), pro=pro
-                )
-            case _:
-                return rules.GameRules(pro=pro)
 
     def _number_under_another_rule(self) -> dict[str, Message]:
         """Ask which rule was meant when a limit or a round count was typed under another

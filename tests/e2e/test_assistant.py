@@ -11,7 +11,8 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import Page, expect
 
-from app import rules
+from app.rules.games.six_nimmt import placement
+from app.rules.games.six_nimmt.cards import DECK_SIZE
 
 from .assistant_pages import AssistantPage, CountPage
 from .pages import GamePage, control, game_started
@@ -33,7 +34,7 @@ class Deal:
     @property
     def heads(self) -> tuple[int, ...]:
         """The heads each player takes, as app.rules places the cards (tested on its own)."""
-        game = rules.RowsRound(len(self.names), tuple(self.starts))
+        game = placement.RowsRound(len(self.names), tuple(self.starts))
         for turn, cards in enumerate(self.turns, start=1):
             game = game.with_turn(cards)
             if turn in self.choices:
@@ -64,17 +65,17 @@ THREE_PLAYERS = Deal(
 def ten_players() -> Deal:
     """The whole deck shuffled once (a fixed seed) for ten players; each chooser takes a row."""
     names = [f"Joueuse {letter}" for letter in "ABCDEFGHIJ"]
-    deck = list(range(1, rules.DECK_SIZE + 1))
+    deck = list(range(1, DECK_SIZE + 1))
     random.Random(0).shuffle(deck)
     starts, turns = deck[:4], [deck[4 + 10 * turn : 14 + 10 * turn] for turn in range(10)]
-    game, choices, sixth_cards = rules.RowsRound(10, tuple(starts)), {}, 0
+    game, choices, sixth_cards = placement.RowsRound(10, tuple(starts)), {}, 0
     for turn, cards in enumerate(turns, start=1):
         game = game.with_turn(cards)
         if game.waiting is not None:
             row = turn % 4 + 1
             choices[turn] = (names[game.waiting.seat], row)
             game = game.with_choice(row - 1)
-        sixth_cards += sum(isinstance(p, rules.SixthCard) for p in game.placed[-1].placements)
+        sixth_cards += sum(isinstance(p, placement.SixthCard) for p in game.placed[-1].placements)
     assert choices and sixth_cards  # the deal holds both ways to take cards
     return Deal(names, starts, turns, choices)
 

@@ -11,6 +11,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from app import rules
+from app.rules.games.six_nimmt import SIX_NIMMT, cards
 from app.rules.scoreboard import offline_rules, offline_warnings
 
 TALLY = Path(__file__).resolve().parents[2] / "static" / "tally.js"
@@ -33,10 +34,14 @@ def games(draw):
     end = draw(st.sampled_from(list(rules.EndRule)))
     pro = draw(st.booleans())
     if end is rules.EndRule.ROUNDS:
-        game_rules = rules.GameRules(end=end, round_count=draw(st.integers(1, 6)), pro=pro)
+        game_rules = rules.GameRules.of(
+            SIX_NIMMT, end=end, round_count=draw(st.integers(1, 6)), variants={"pro"} if pro else ()
+        )
     else:
-        game_rules = rules.GameRules(end=end, limit=draw(st.integers(10, 80)), pro=pro)
-    most = rules.max_heads_for_player(len(players), pro)
+        game_rules = rules.GameRules.of(
+            SIX_NIMMT, end=end, limit=draw(st.integers(10, 80)), variants={"pro"} if pro else ()
+        )
+    most = cards.max_heads_for_player(len(players), pro)
     sheet = rules.Scoresheet(players, (), game_rules)
     for _ in range(draw(st.integers(0, 6))):
         if sheet.is_over:
@@ -50,7 +55,13 @@ def games(draw):
 
 
 def _sheet(end: str, limit: int, *rounds: tuple[int, ...], count: int | None = None, pro=False):
-    game_rules = rules.GameRules(end=rules.EndRule(end), limit=limit, round_count=count, pro=pro)
+    game_rules = rules.GameRules.of(
+        SIX_NIMMT,
+        end=rules.EndRule(end),
+        limit=limit,
+        round_count=count,
+        variants={"pro"} if pro else (),
+    )
     return rules.Scoresheet(("Alice", "Bruno", "Chloé"), rounds, game_rules)
 
 

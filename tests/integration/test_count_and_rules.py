@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app import rules
+from app.rules.games.six_nimmt import cards
 
 from .actions import game_page, game_url, start_game
 from .html import button, field_labelled, link, parse, status_text
@@ -100,7 +100,7 @@ def test_the_rules_are_linked_from_home_and_give_the_heads_of_every_card(client,
         int(row.find("th").text): int(row.find_all("td")[-1].text)
         for row in table.find("tbody").find_all("tr")
     }
-    deck = [rules.heads(card) for card in range(1, rules.DECK_SIZE + 1)]
+    deck = [cards.heads(card) for card in range(1, cards.DECK_SIZE + 1)]
     assert lines == {value: deck.count(value) for value in set(deck)}
     for words in ("18, 31, 47 et 72", "66 tout juste", "Qui choisit la rangée", "55"):
         assert words in rules_page.text

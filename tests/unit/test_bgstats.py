@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from app.rules import GAMES, Best, EndRule, GameRules, Scoresheet, placings
+from app.rules.games.six_nimmt import SIX_NIMMT
 from app.services.saved_game import SavedGame
 from app.web.result.bgstats import bgstats_link, bgstats_play
 
@@ -17,7 +18,7 @@ PARIS = ZoneInfo("Europe/Paris")
 STARTED = datetime(2026, 11, 29, 20, 5, 7)  # UTC, as stored: 21:05:07 in Paris
 
 
-def finished(names, *rounds, public_id="g1", played_until=None, game_rules=GameRules()):
+def finished(names, *rounds, public_id="g1", played_until=None, game_rules=GameRules.of(SIX_NIMMT)):
     sheet = Scoresheet(tuple(names), tuple(tuple(r) for r in rounds), game_rules)
     assert sheet.is_over
     return SavedGame(public_id, 3, STARTED, sheet, played_until=played_until)
@@ -168,7 +169,9 @@ def test_the_length_runs_from_the_start_to_the_last_round():
 
 def test_the_rules_in_force_go_into_the_comments():
     game = finished(
-        ["A", "B"], [1, 2], game_rules=GameRules(end=EndRule.ROUNDS, round_count=1, pro=True)
+        ["A", "B"],
+        [1, 2],
+        game_rules=GameRules.of(SIX_NIMMT, end=EndRule.ROUNDS, round_count=1, variants={"pro"}),
     )
 
     assert bgstats_play(game, PARIS, comments="Fin : après 1 manche")["comments"] == (

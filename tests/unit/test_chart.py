@@ -14,15 +14,15 @@ from app.rules import (
     GameRules,
     RoundScores,
     Scoresheet,
-    max_heads_for_player,
-    max_heads_for_round,
 )
+from app.rules.games.six_nimmt import SIX_NIMMT
+from app.rules.games.six_nimmt.cards import max_heads_for_player, max_heads_for_round
 from app.web.chart import WIDEST, score_chart
 
 TEN = ("Alice", "Bruno", "Chloé", "David", "Emma", "Farid", "Gaëlle", "Hugo", "Inès", "Jules")
 
 
-def sheet(players, *rounds, game_rules=GameRules()):
+def sheet(players, *rounds, game_rules=GameRules.of(SIX_NIMMT)):
     return Scoresheet(tuple(players), tuple(tuple(r) for r in rounds), game_rules)
 
 
@@ -98,10 +98,13 @@ def test_the_limit_line_is_where_a_total_equal_to_the_limit_is_drawn():
 @pytest.mark.parametrize(
     "game_rules, limit",
     [
-        (GameRules(end=EndRule.AT_OR_ABOVE), 66),  # the default rule's 66: the test above
-        (GameRules(limit=100), 100),
-        (GameRules(limit=10), 10),
-        (GameRules(limit=500), 500),
+        (
+            GameRules.of(SIX_NIMMT, end=EndRule.AT_OR_ABOVE),
+            66,
+        ),  # the default rule's 66: the test above
+        (GameRules.of(SIX_NIMMT, limit=100), 100),
+        (GameRules.of(SIX_NIMMT, limit=10), 10),
+        (GameRules.of(SIX_NIMMT, limit=500), 500),
     ],
 )
 def test_the_limit_line_follows_the_rule_in_force(game_rules, limit):
@@ -115,7 +118,9 @@ def test_the_limit_line_follows_the_rule_in_force(game_rules, limit):
 
 def test_a_game_of_a_fixed_number_of_rounds_has_no_limit_line():
     game = sheet(
-        ["Alice", "Bruno"], [70, 1], game_rules=GameRules(end=EndRule.ROUNDS, round_count=3)
+        ["Alice", "Bruno"],
+        [70, 1],
+        game_rules=GameRules.of(SIX_NIMMT, end=EndRule.ROUNDS, round_count=3),
     )
 
     chart = score_chart(game)
@@ -197,12 +202,18 @@ def legal_games(draw) -> Scoresheet:
     game_rules = draw(
         st.one_of(
             st.builds(
-                GameRules,
+                GameRules.of,
+                st.just(SIX_NIMMT),
                 end=st.sampled_from([EndRule.ABOVE, EndRule.AT_OR_ABOVE]),
                 limit=st.integers(10, 500),
             ),
             # Up to 25 rounds here; the longest, heaviest games have their own test below.
-            st.builds(GameRules, end=st.just(EndRule.ROUNDS), round_count=st.integers(1, 25)),
+            st.builds(
+                GameRules.of,
+                st.just(SIX_NIMMT),
+                end=st.just(EndRule.ROUNDS),
+                round_count=st.integers(1, 25),
+            ),
         )
     )
     game = sheet(TEN[:n], game_rules=game_rules)
@@ -243,7 +254,7 @@ def test_axis_labels_do_not_overlap_in_the_longest_heaviest_game():
     game = sheet(
         ["Alice", "Bruno"],
         *[[79, 0]] * 50,
-        game_rules=GameRules(end=EndRule.ROUNDS, round_count=50),
+        game_rules=GameRules.of(SIX_NIMMT, end=EndRule.ROUNDS, round_count=50),
     )
 
     chart = score_chart(game)

@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 from werkzeug.datastructures import MultiDict
 
 from app.rules import GameRules, Refusal, RoundScores
+from app.rules.games.six_nimmt import SIX_NIMMT
 from app.web.forms import EditRoundForm, NewGameForm, RoundForm, carried_scores, whole_number
 
 
@@ -142,7 +143,7 @@ def test_a_limit_or_a_round_count_out_of_range_or_not_a_number_is_refused(fields
 
 
 def test_an_unknown_end_rule_is_the_rule_books():
-    assert NewGameForm(MultiDict({"end": "jamais"})).game_rules() == GameRules()
+    assert NewGameForm(MultiDict({"end": "jamais"})).game_rules() == GameRules.of(SIX_NIMMT)
 
 
 def test_an_address_carries_whole_numbers_a_free_games_score_signed():

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -9,9 +12,11 @@ from hypothesis import strategies as st
 from app import rules
 from app.rules.games.flip7 import FLIP7, reachable_scores
 from app.rules.games.free import FREE_GAME
+from app.rules.games.six_nimmt import SIX_NIMMT
 from app.rules.games.skyjo import SKYJO
 
 TRIO = ("Alice", "Bruno", "Chloé")
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def skyjo_sheet(*rounds: tuple[tuple[int, ...], int]) -> rules.Scoresheet:
@@ -121,15 +126,15 @@ def test_a_free_game_ends_after_its_rounds_with_ties_sharing_the_win():
 
 def test_pro_and_66_belong_to_6_qui_prend():
     with pytest.raises(rules.Refusal):
-        rules.GameRules.of(SKYJO, pro=True)
+        rules.GameRules.of(SKYJO, variants={"pro"})
     with pytest.raises(rules.Refusal):
         rules.GameRules.of(SKYJO, end=rules.EndRule.ABOVE)
 
 
 def test_the_rule_in_force_says_the_pro_deck_whatever_the_end():
     for game_rules in (
-        rules.GameRules(pro=True),
-        rules.GameRules(end=rules.EndRule.ROUNDS, round_count=2, pro=True),
+        rules.GameRules.of(SIX_NIMMT, variants={"pro"}),
+        rules.GameRules.of(SIX_NIMMT, end=rules.EndRule.ROUNDS, round_count=2, variants={"pro"}),
     ):
         assert "Variante pro" in str(rules.rule_sentence(game_rules))
 
@@ -262,3 +267,17 @@ def test_a_skyjo_game_played_from_its_rounds_counts_the_doubled_score():
 
     assert ended.totals == [100, 10, 5] and ended.enders == (0,)
     assert wrong.value.number == 2
+
+
+# static/tally.js's named points rules: `"name": (scores, ender) => …` in its POINTS table.
+TALLY_RULES = re.compile(r'^  "([a-z-]+)": \(scores, ender\) =>', re.MULTILINE)
+
+
+@pytest.mark.parametrize("game", rules.GAMES.values(), ids=rules.GAMES.keys())
+def test_a_game_whose_points_are_not_its_scores_names_a_rule_the_page_script_holds(game):
+    named = TALLY_RULES.findall((ROOT / "static" / "tally.js").read_text(encoding="utf-8"))
+    assert named  # the pattern still reads the table
+    if game.scores_are_points:
+        assert game.offline_points is None
+    else:
+        assert game.offline_points in named

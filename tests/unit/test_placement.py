@@ -9,16 +9,22 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from app import rules
-from app.rules import (
+from app.rules import Refusal, RoundScores
+from app.rules.games.six_nimmt import MIN_HEADS_FOR_ROUND, SIX_NIMMT
+from app.rules.games.six_nimmt.cards import (
+    check_cards,
+    check_pile,
+    deck_size,
+    max_heads_for_player,
+    max_heads_for_round,
+)
+from app.rules.games.six_nimmt.placement import (
     Placed,
     PlayedTurn,
-    Refusal,
     RowChoice,
     RowChosen,
     RowsRound,
     SixthCard,
-    check_cards,
-    check_pile,
     place_turn,
 )
 
@@ -157,7 +163,7 @@ def rounds(draw):
     """A dealt round: players, pro deck or not, row starts, ten turns, and a row choice per turn."""
     players = draw(st.integers(rules.MIN_PLAYERS, rules.MAX_PLAYERS))
     pro = draw(st.booleans())
-    deck = draw(st.permutations(range(1, rules.deck_size(players, pro) + 1)))
+    deck = draw(st.permutations(range(1, deck_size(players, pro) + 1)))
     used = deck[: 4 + 10 * players]
     starts = tuple(used[:4])
     turns = [tuple(used[4 + turn * players : 4 + (turn + 1) * players]) for turn in range(10)]
@@ -204,10 +210,11 @@ def test_a_whole_round_matches_the_brute_force_simulation(dealt):
     assert sorted(on_table + in_piles) == sorted(every_card)  # each exactly once
     left_the_table = set(every_card) - set(on_table)
     assert sum(game.heads_taken) == sum(map(heads_of, left_the_table))
-    assert max(game.heads_taken) <= rules.max_heads_for_player(players, pro)
-    assert sum(game.heads_taken) >= rules.MIN_HEADS_FOR_ROUND
-    assert sum(game.heads_taken) <= rules.max_heads_for_round(players, pro)
-    assert rules.check_round(game.heads_taken, ["x"] * players, pro)
+    assert max(game.heads_taken) <= max_heads_for_player(players, pro)
+    assert sum(game.heads_taken) >= MIN_HEADS_FOR_ROUND
+    assert sum(game.heads_taken) <= max_heads_for_round(players, pro)
+    variants = frozenset({"pro"} if pro else ())
+    assert SIX_NIMMT.check_round(RoundScores(game.heads_taken), ["x"] * players, variants)
 
 
 @given(rounds(), st.integers(0, 9))

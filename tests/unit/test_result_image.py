@@ -11,6 +11,7 @@ from fontTools.ttLib import TTFont
 from PIL import Image
 
 from app.rules import GameRules, Scoresheet
+from app.rules.games.six_nimmt import SIX_NIMMT
 from app.services.saved_game import SavedGame
 from app.web.result.fonts import pieces
 from app.web.result.picture import HEIGHT, WIDTH, draw, layout, png
@@ -31,7 +32,7 @@ LONG_TEN = (
 )
 
 
-def finished(names, *rounds, game_rules=GameRules()):
+def finished(names, *rounds, game_rules=GameRules.of(SIX_NIMMT)):
     sheet = Scoresheet(tuple(names), tuple(tuple(r) for r in rounds), game_rules)
     assert sheet.is_over
     return SavedGame("g1", 4, datetime(2026, 11, 29, 20, 5), sheet)

@@ -17,10 +17,12 @@ from app.rules import (
     EndRule,
     GameRules,
     Refusal,
+    RoundScores,
     Scoresheet,
-    check_round,
     seat_players,
 )
+from app.rules.games.six_nimmt import SIX_NIMMT, cards
+from app.rules.sheet import MAX_ROUNDS
 
 # Hypothesis: default number of examples, but no per-example deadline (shared 2-core CI machine).
 
@@ -53,6 +55,12 @@ def heads_from_the_table(card: int) -> int:
     if card in range(5, 100, 10):
         return 2
     return 1
+
+
+def check_round(heads_taken, players, pro=False):
+    """Return the heads of a round of 6 qui prend as its game checks them, as a list."""
+    variants = frozenset({"pro"} if pro else ())
+    return list(SIX_NIMMT.check_round(RoundScores(tuple(heads_taken)), players, variants).scores)
 
 
 def brute_force_bounds(players: int, pro: bool = False) -> tuple[int, int]:
@@ -99,20 +107,20 @@ def names(players: int) -> tuple[str, ...]:
     ],
 )
 def test_heads_per_card_follow_the_rule_book_table(card, expected):
-    assert rules.heads(card) == expected
+    assert cards.heads(card) == expected
 
 
 def test_every_card_carries_the_heads_of_the_table():
     for card in range(1, 105):
-        assert rules.heads(card) == heads_from_the_table(card), card
+        assert cards.heads(card) == heads_from_the_table(card), card
 
 
 def test_the_whole_deck_carries_171_heads():
-    assert sum(rules.heads(card) for card in range(1, 105)) == 171
+    assert sum(cards.heads(card) for card in range(1, 105)) == 171
 
 
 def test_the_deck_holds_one_7_eight_5_ten_3_nine_2_and_76_single_heads():
-    counts = Counter(rules.heads(card) for card in range(1, 105))
+    counts = Counter(cards.heads(card) for card in range(1, 105))
 
     assert counts == {7: 1, 5: 8, 3: 10, 2: 9, 1: 76}
 
@@ -120,7 +128,7 @@ def test_the_deck_holds_one_7_eight_5_ten_3_nine_2_and_76_single_heads():
 @pytest.mark.parametrize("card", [0, -1, 105, 200])
 def test_a_card_outside_1_to_104_has_no_heads(card):
     with pytest.raises(ValueError):
-        rules.heads(card)
+        cards.heads(card)
 
 
 # --- Bounds of a round ------------------------------------------------------------------------
@@ -130,9 +138,9 @@ def test_a_card_outside_1_to_104_has_no_heads(card):
 def test_bounds_match_the_rules_md_table_and_a_brute_force_over_the_full_deck(players):
     # The brute force is the oracle of the pro bounds and the properties below: over the full
     # deck it gives the table printed in rules.md.
-    assert rules.deck_size(players) == 104
+    assert cards.deck_size(players) == 104
     assert brute_force_bounds(players) == RULES_MD_BOUNDS[players]
-    assert (rules.max_heads_for_player(players), rules.max_heads_for_round(players)) == (
+    assert (cards.max_heads_for_player(players), cards.max_heads_for_round(players)) == (
         RULES_MD_BOUNDS[players]
     )
 
@@ -141,16 +149,16 @@ def test_bounds_match_the_rules_md_table_and_a_brute_force_over_the_full_deck(pl
 def test_pro_bounds_are_a_brute_force_over_cards_1_to_10n_plus_4_never_looser(players):
     for_player, for_round = brute_force_bounds(players, pro=True)
 
-    assert rules.deck_size(players, pro=True) == 10 * players + 4
-    assert rules.max_heads_for_player(players, pro=True) == for_player
-    assert rules.max_heads_for_round(players, pro=True) == for_round
-    assert for_player <= rules.max_heads_for_player(players)
-    assert for_round <= rules.max_heads_for_round(players)
+    assert cards.deck_size(players, pro=True) == 10 * players + 4
+    assert cards.max_heads_for_player(players, pro=True) == for_player
+    assert cards.max_heads_for_round(players, pro=True) == for_round
+    assert for_player <= cards.max_heads_for_player(players)
+    assert for_round <= cards.max_heads_for_round(players)
 
 
 def test_pro_deck_allows_at_most_51_heads_in_a_round_with_3_players():
-    assert rules.max_heads_for_round(3, pro=True) == 51
-    assert rules.max_heads_for_player(3, pro=True) == 51
+    assert cards.max_heads_for_round(3, pro=True) == 51
+    assert cards.max_heads_for_player(3, pro=True) == 51
 
 
 # --- check_round: examples --------------------------------------------------------------------
@@ -292,17 +300,17 @@ def test_more_players_than_the_game_takes_are_refused(most):
 
 
 def sheet_after(rounds, game_rules=None, players=2):
-    sheet = Scoresheet(names(players), rules=game_rules or GameRules())
+    sheet = Scoresheet(names(players), (), game_rules or GameRules.of(SIX_NIMMT))
     for scores in rounds:
         sheet = sheet.with_round(rules.RoundScores(tuple(scores)))
     return sheet
 
 
 def test_the_default_rules_end_above_66():
-    assert GameRules() == GameRules(end=EndRule.ABOVE, limit=66, round_count=None, pro=False)
+    assert GameRules.of(SIX_NIMMT) == GameRules(SIX_NIMMT, EndRule.ABOVE, 66, None, frozenset())
 
 
-ABOVE_66, AT_66 = GameRules(), GameRules(end=EndRule.AT_OR_ABOVE)
+ABOVE_66, AT_66 = GameRules.of(SIX_NIMMT), GameRules.of(SIX_NIMMT, end=EndRule.AT_OR_ABOVE)
 
 
 @pytest.mark.parametrize(
@@ -312,12 +320,18 @@ ABOVE_66, AT_66 = GameRules(), GameRules(end=EndRule.AT_OR_ABOVE)
         pytest.param(ABOVE_66, [(40, 1), (26, 2), (1, 0)], True, id="67 ends"),
         pytest.param(AT_66, [(40, 1), (26, 2)], True, id="66 ends with 66 or more"),
         pytest.param(AT_66, [(40, 1), (25, 2)], False, id="65 plays on with 66 or more"),
-        pytest.param(GameRules(limit=100), [(79, 0), (21, 0)], False, id="100 plays on"),
-        pytest.param(GameRules(limit=100), [(79, 0), (22, 0)], True, id="101 ends"),
-        pytest.param(GameRules(limit=10), [(10, 0)], False, id="10 plays on"),
-        pytest.param(GameRules(limit=10), [(11, 0)], True, id="11 ends"),
-        pytest.param(GameRules(limit=500), [(79, 0)] * 6 + [(26, 0)], False, id="500 plays on"),
-        pytest.param(GameRules(limit=500), [(79, 0)] * 6 + [(27, 0)], True, id="501 ends"),
+        pytest.param(
+            GameRules.of(SIX_NIMMT, limit=100), [(79, 0), (21, 0)], False, id="100 plays on"
+        ),
+        pytest.param(GameRules.of(SIX_NIMMT, limit=100), [(79, 0), (22, 0)], True, id="101 ends"),
+        pytest.param(GameRules.of(SIX_NIMMT, limit=10), [(10, 0)], False, id="10 plays on"),
+        pytest.param(GameRules.of(SIX_NIMMT, limit=10), [(11, 0)], True, id="11 ends"),
+        pytest.param(
+            GameRules.of(SIX_NIMMT, limit=500), [(79, 0)] * 6 + [(26, 0)], False, id="500 plays on"
+        ),
+        pytest.param(
+            GameRules.of(SIX_NIMMT, limit=500), [(79, 0)] * 6 + [(27, 0)], True, id="501 ends"
+        ),
     ],
 )
 def test_a_limit_ends_the_game_once_passed_or_reached_as_chosen(game_rules, rounds, over):
@@ -329,7 +343,7 @@ def test_a_limit_ends_the_game_once_passed_or_reached_as_chosen(game_rules, roun
 
 
 def test_a_game_of_3_rounds_ends_after_the_third_round_whatever_the_totals():
-    game_rules = GameRules(end=EndRule.ROUNDS, round_count=3)
+    game_rules = GameRules.of(SIX_NIMMT, end=EndRule.ROUNDS, round_count=3)
 
     two_rounds = sheet_after([(79, 0), (79, 0)], game_rules)
     three_rounds = two_rounds.with_round(rules.RoundScores((0, 1)))
@@ -345,31 +359,34 @@ def test_a_game_of_3_rounds_ends_after_the_third_round_whatever_the_totals():
 @pytest.mark.parametrize("end", [EndRule.ABOVE, EndRule.AT_OR_ABOVE])
 def test_a_limit_outside_10_to_500_is_refused(end, limit):
     with pytest.raises(Refusal):
-        GameRules(end=end, limit=limit)
+        GameRules.of(SIX_NIMMT, end=end, limit=limit)
 
 
 @pytest.mark.parametrize("limit", [10, 500])
 @pytest.mark.parametrize("end", [EndRule.ABOVE, EndRule.AT_OR_ABOVE])
 def test_limits_10_and_500_are_allowed(end, limit):
-    assert GameRules(end=end, limit=limit).limit == limit
+    assert GameRules.of(SIX_NIMMT, end=end, limit=limit).limit == limit
 
 
 @pytest.mark.parametrize("round_count", [None, 0, 51, -1])
 def test_a_round_count_outside_1_to_50_is_refused(round_count):
     with pytest.raises(Refusal):
-        GameRules(end=EndRule.ROUNDS, round_count=round_count)
+        GameRules.of(SIX_NIMMT, end=EndRule.ROUNDS, round_count=round_count)
 
 
 @pytest.mark.parametrize("round_count", [1, 50])
 def test_round_counts_1_and_50_are_allowed(round_count):
-    assert GameRules(end=EndRule.ROUNDS, round_count=round_count).round_count == round_count
+    assert (
+        GameRules.of(SIX_NIMMT, end=EndRule.ROUNDS, round_count=round_count).round_count
+        == round_count
+    )
 
 
 # --- Scoresheet -------------------------------------------------------------------------------
 
 
 def test_nobody_leads_before_the_first_round():
-    sheet = Scoresheet(names(3))
+    sheet = Scoresheet(names(3), (), GameRules.of(SIX_NIMMT))
 
     assert sheet.totals == [0, 0, 0]
     assert sheet.leaders == frozenset()
@@ -414,7 +431,7 @@ def test_with_round_adds_a_round_and_leaves_the_sheet_unchanged():
 
 
 def test_a_sheet_checks_the_next_round_with_its_players_and_deck():
-    sheet = Scoresheet(names(3), rules=GameRules(pro=True))
+    sheet = Scoresheet(names(3), (), GameRules.of(SIX_NIMMT, variants={"pro"}))
 
     assert sheet.check_round(rules.RoundScores((51, 0, 0))).scores == (51, 0, 0)
     with pytest.raises(Refusal):
@@ -467,7 +484,7 @@ FREE_TO_A_MILLION = GameRules.of(
 
 
 def test_a_game_may_hold_500_rounds_and_no_more():
-    rounds = [rules.RoundScores((1, 2))] * rules.MAX_ROUNDS
+    rounds = [rules.RoundScores((1, 2))] * MAX_ROUNDS
 
     sheet = Scoresheet.played(names(2), FREE_TO_A_MILLION, rounds)
     with pytest.raises(Refusal) as refused:
@@ -479,7 +496,7 @@ def test_a_game_may_hold_500_rounds_and_no_more():
 
 
 def test_a_table_cannot_type_a_501st_round():
-    sheet = Scoresheet(names(2), ((1, 2),) * rules.MAX_ROUNDS, FREE_TO_A_MILLION)
+    sheet = Scoresheet(names(2), ((1, 2),) * MAX_ROUNDS, FREE_TO_A_MILLION)
 
     with pytest.raises(Refusal) as refused:
         sheet.check_round(rules.RoundScores((1, 2)))
@@ -488,7 +505,9 @@ def test_a_table_cannot_type_a_501st_round():
 
 
 def test_a_correction_does_not_end_a_game_of_a_number_of_rounds_early():
-    sheet = sheet_after([(1, 1), (1, 1)], GameRules(end=EndRule.ROUNDS, round_count=3))
+    sheet = sheet_after(
+        [(1, 1), (1, 1)], GameRules.of(SIX_NIMMT, end=EndRule.ROUNDS, round_count=3)
+    )
 
     corrected = sheet.with_round_replaced(1, rules.RoundScores((79, 0)))
 
@@ -497,15 +516,21 @@ def test_a_correction_does_not_end_a_game_of_a_number_of_rounds_early():
 
 # --- Hypothesis properties --------------------------------------------------------------------
 
+PRO_OR_NOT = st.sampled_from([frozenset(), frozenset({"pro"})])
 end_rules = st.one_of(
     st.builds(
-        GameRules,
+        GameRules.of,
+        st.just(SIX_NIMMT),
         end=st.sampled_from([EndRule.ABOVE, EndRule.AT_OR_ABOVE]),
         limit=st.integers(10, 500),
-        pro=st.booleans(),
+        variants=PRO_OR_NOT,
     ),
     st.builds(
-        GameRules, end=st.just(EndRule.ROUNDS), round_count=st.integers(1, 50), pro=st.booleans()
+        GameRules.of,
+        st.just(SIX_NIMMT),
+        end=st.just(EndRule.ROUNDS),
+        round_count=st.integers(1, 50),
+        variants=PRO_OR_NOT,
     ),
 )
 
@@ -615,11 +640,17 @@ def games_typed(draw):
     no heads, a player's 200), some typed after the game has ended."""
     players = draw(st.integers(2, 10))
     limits = st.builds(
-        GameRules,
+        GameRules.of,
+        st.just(SIX_NIMMT),
         end=st.sampled_from([EndRule.ABOVE, EndRule.AT_OR_ABOVE]),
         limit=st.integers(10, 60),
     )
-    rounds = st.builds(GameRules, end=st.just(EndRule.ROUNDS), round_count=st.integers(1, 20))
+    rounds = st.builds(
+        GameRules.of,
+        st.just(SIX_NIMMT),
+        end=st.just(EndRule.ROUNDS),
+        round_count=st.integers(1, 20),
+    )
     game_rules = draw(limits | rounds)
     scores = st.lists(st.integers(0, 9), min_size=players, max_size=players)
     # One round in twenty of no heads (refused), one in twenty of a 200 (refused).

@@ -6,14 +6,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.rules import GAMES, Best, EndRule, GameRules, Scoresheet, placings, ranks
+from app.rules import GAMES, Best, EndRule, GameRules, Scoresheet, placings
+from app.rules.games.six_nimmt import SIX_NIMMT
 from app.rules.scoreboard import offline_warnings
+from app.rules.scoring import ranks
 
 NAMES = ("Alice", "Bruno", "Chloé")
 
 
 def test_before_the_first_round_nobody_has_a_rank_or_a_last_round():
-    lines = Scoresheet(NAMES).standings
+    lines = Scoresheet(NAMES, (), GameRules.of(SIX_NIMMT)).standings
 
     assert [(line.total, line.last, line.rank, line.leads) for line in lines] == [
         (0, None, None, False)
@@ -21,7 +23,7 @@ def test_before_the_first_round_nobody_has_a_rank_or_a_last_round():
 
 
 def test_each_line_shows_the_total_and_the_last_rounds_heads():
-    lines = Scoresheet(NAMES, ((5, 6, 7), (10, 0, 2))).standings
+    lines = Scoresheet(NAMES, ((5, 6, 7), (10, 0, 2)), GameRules.of(SIX_NIMMT)).standings
 
     assert [(line.name, line.total, line.last) for line in lines] == [
         ("Alice", 15, 10),
@@ -41,7 +43,7 @@ def test_a_rank_counts_the_players_strictly_ahead(totals):
 
 
 def test_the_leaders_rank_first_and_lead():
-    lines = Scoresheet(NAMES, ((5, 3, 3),)).standings
+    lines = Scoresheet(NAMES, ((5, 3, 3),), GameRules.of(SIX_NIMMT)).standings
 
     assert [(line.rank, line.leads) for line in lines] == [(3, False), (1, True), (1, True)]
 
@@ -57,20 +59,24 @@ def test_the_leaders_rank_first_and_lead():
     ],
 )
 def test_a_player_within_10_heads_of_66_is_warned_in_words(total, spare, warning):
-    line = Scoresheet(("Alice", "Bruno"), ((total, 1),)).standings[0]
+    line = Scoresheet(("Alice", "Bruno"), ((total, 1),), GameRules.of(SIX_NIMMT)).standings[0]
 
     assert (line.spare, warning and str(line.warning)) == (spare, warning)
     assert (line.warning is None) is (warning is None)
 
 
 def test_once_the_game_is_over_only_who_ended_it_is_warned():
-    lines = Scoresheet(NAMES, ((67, 60, 66),)).standings  # Bruno 6 and Chloé 0 from the limit
+    lines = Scoresheet(
+        NAMES, ((67, 60, 66),), GameRules.of(SIX_NIMMT)
+    ).standings  # Bruno 6 and Chloé 0 from the limit
 
     assert [line.warning and str(line.warning) for line in lines] == ["A dépassé 66", None, None]
 
 
 def test_with_66_or_more_the_last_safe_total_is_65():
-    sheet = Scoresheet(("Alice", "Bruno"), ((65, 1),), GameRules(end=EndRule.AT_OR_ABOVE))
+    sheet = Scoresheet(
+        ("Alice", "Bruno"), ((65, 1),), GameRules.of(SIX_NIMMT, end=EndRule.AT_OR_ABOVE)
+    )
 
     assert sheet.standings[0].spare == 0
     assert str(sheet.standings[0].warning) == "À la limite\u202f: la moindre tête finit la partie"
@@ -89,8 +95,8 @@ def test_a_game_scored_in_points_warns_in_points():
 @pytest.mark.parametrize(
     "game_rules, margin",
     [
-        (GameRules(), 10),
-        (GameRules(limit=200), 10),  # 6 qui prend's heads, whatever the limit
+        (GameRules.of(SIX_NIMMT), 10),
+        (GameRules.of(SIX_NIMMT, limit=200), 10),  # 6 qui prend's heads, whatever the limit
         (GameRules.of(GAMES["skyjo"]), 25),
         (GameRules.of(GAMES["flip-7"]), 30),
         (GameRules.of(GAMES["libre"], limit=300), 30),  # a tenth of the table's limit
@@ -138,7 +144,7 @@ def test_a_free_game_won_by_the_highest_total_speaks_of_victory_too():
 
 
 def test_a_game_won_by_the_lowest_total_still_warns_of_danger():
-    line = Scoresheet(("Alice", "Bruno"), ((60, 0),)).standings[0]
+    line = Scoresheet(("Alice", "Bruno"), ((60, 0),), GameRules.of(SIX_NIMMT)).standings[0]
 
     assert line.danger and str(line.warning) == "Marge avant la fin\u202f: 6"
 
@@ -152,7 +158,7 @@ def test_who_reached_the_end_of_a_game_won_by_the_highest_is_not_noted_as_crossi
 
 
 def test_who_passed_the_end_of_a_game_won_by_the_lowest_is_still_noted():
-    sheet = Scoresheet(("Alice", "Bruno"), ((70, 20),))
+    sheet = Scoresheet(("Alice", "Bruno"), ((70, 20),), GameRules.of(SIX_NIMMT))
 
     assert [line.note and str(line.note) for line in placings(sheet)] == [None, "A dépassé 66"]
 
@@ -182,19 +188,23 @@ def test_where_the_highest_wins_no_row_warns_of_danger_and_words_say_the_way_to_
 
 
 def test_the_gauge_goes_to_the_limit_and_stops_there():
-    sheet = Scoresheet(("Alice", "Bruno"), ((80, 30),), GameRules(limit=70))
+    sheet = Scoresheet(("Alice", "Bruno"), ((80, 30),), GameRules.of(SIX_NIMMT, limit=70))
 
     assert [(line.gauge, line.limit) for line in sheet.standings] == [(70, 70), (30, 70)]
 
 
 def test_with_66_or_more_a_player_at_66_has_reached_it():
-    sheet = Scoresheet(("Alice", "Bruno"), ((66, 1),), GameRules(end=EndRule.AT_OR_ABOVE))
+    sheet = Scoresheet(
+        ("Alice", "Bruno"), ((66, 1),), GameRules.of(SIX_NIMMT, end=EndRule.AT_OR_ABOVE)
+    )
 
     assert str(sheet.standings[0].warning) == "A atteint 66"
 
 
 def test_a_game_of_a_number_of_rounds_has_no_gauge_and_no_warning():
-    sheet = Scoresheet(("Alice", "Bruno"), ((90, 1),), GameRules(end=EndRule.ROUNDS, round_count=3))
+    sheet = Scoresheet(
+        ("Alice", "Bruno"), ((90, 1),), GameRules.of(SIX_NIMMT, end=EndRule.ROUNDS, round_count=3)
+    )
 
     line = sheet.standings[0]
     assert (line.limit, line.gauge, line.spare, line.warning) == (None, None, None, None)

@@ -9,6 +9,7 @@ from markupsafe import Markup
 
 from app import rules
 from app.rules import GAMES, GameRules, Scoresheet
+from app.rules.games.six_nimmt import SIX_NIMMT
 from app.web.sheet_view import score_lines, sheet_rows
 
 N = "\u202f"  # French puts a narrow no-break space before a colon
@@ -25,7 +26,9 @@ def speaking(app):
 
 
 def test_each_round_edit_link_is_the_address_url_for_makes(speaking):
-    played = Scoresheet(("Alice", "Bruno"), tuple((n % 5, 1) for n in range(12)))
+    played = Scoresheet(
+        ("Alice", "Bruno"), tuple((n % 5, 1) for n in range(12)), GameRules.of(SIX_NIMMT)
+    )
 
     with speaking("fr"):
         rows = sheet_rows(played, "abc_-9")
@@ -40,7 +43,9 @@ def test_each_round_edit_link_is_the_address_url_for_makes(speaking):
 
 def test_a_read_only_sheet_has_no_edit_links_and_its_words_in_the_page_language(speaking):
     with speaking("en"):
-        rows = sheet_rows(Scoresheet(("Alice", "Bruno"), ((3, 1), (0, 2))), None)
+        rows = sheet_rows(
+            Scoresheet(("Alice", "Bruno"), ((3, 1), (0, 2)), GameRules.of(SIX_NIMMT)), None
+        )
 
     assert [(row.label, row.edit_url, row.cells) for row in rows] == [
         ("Round 1", None, ((3, False), (1, False))),
@@ -59,7 +64,7 @@ def test_the_doubled_score_is_marked_in_its_cell(speaking):
 
 
 def test_score_lines_say_rank_gauge_and_last_round_in_the_page_language(speaking):
-    played = Scoresheet(("Alice", "<Bruno>"), ((3, 60), (2, -1)))
+    played = Scoresheet(("Alice", "<Bruno>"), ((3, 60), (2, -1)), GameRules.of(SIX_NIMMT))
 
     with speaking("fr"):
         alice, bruno = score_lines(played)
@@ -77,7 +82,7 @@ def test_score_lines_say_rank_gauge_and_last_round_in_the_page_language(speaking
 
 def test_only_a_name_with_a_word_no_phone_has_the_room_for_may_break_inside(speaking):
     names = ("Donaudampfschifffahrtskapitäne", "Éléonore Wolfeschlegelstein", "Jean-Baptiste")
-    played = Scoresheet(names, ((1, 2, 3),))
+    played = Scoresheet(names, ((1, 2, 3),), GameRules.of(SIX_NIMMT))
 
     with speaking("fr"):
         lines = score_lines(played)

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from app import rules
 from app.rules import GAMES, Best, EndRule, GameRules, Scoresheet
+from app.rules.games.six_nimmt import SIX_NIMMT
 from app.services.statistics import (
     DEFAULT_SORT,
     SORTS,
@@ -23,7 +24,7 @@ from app.services.statistics import (
 )
 
 
-def sheet(players, *rounds, game_rules=GameRules(), enders=()):
+def sheet(players, *rounds, game_rules=GameRules.of(SIX_NIMMT), enders=()):
     return Scoresheet(tuple(players), tuple(tuple(r) for r in rounds), game_rules, enders)
 
 
@@ -94,7 +95,12 @@ def test_exactly_the_limit_is_not_a_crossing_when_the_rule_is_above():
 
 
 def test_reaching_the_limit_is_a_crossing_under_66_or_more():
-    game = sheet(["Alice", "Bruno"], [60, 1], [6, 1], game_rules=GameRules(end=EndRule.AT_OR_ABOVE))
+    game = sheet(
+        ["Alice", "Bruno"],
+        [60, 1],
+        [6, 1],
+        game_rules=GameRules.of(SIX_NIMMT, end=EndRule.AT_OR_ABOVE),
+    )
 
     lines = by_name(player_stats([game]))
 
@@ -106,7 +112,7 @@ def test_a_game_of_a_fixed_number_of_rounds_has_no_crossing():
         ["Alice", "Bruno"],
         [70, 1],
         [70, 1],
-        game_rules=GameRules(end=EndRule.ROUNDS, round_count=2),
+        game_rules=GameRules.of(SIX_NIMMT, end=EndRule.ROUNDS, round_count=2),
     )
 
     lines = by_name(player_stats([game]))
@@ -355,10 +361,10 @@ NAMES = ["Alice", "alice ", "Bruno", "BRUNO", "Chloé", "David"]
 
 
 RULES = [
-    GameRules(),
-    GameRules(end=EndRule.AT_OR_ABOVE),
-    GameRules(limit=30),
-    GameRules(end=EndRule.ROUNDS, round_count=3),
+    GameRules.of(SIX_NIMMT),
+    GameRules.of(SIX_NIMMT, end=EndRule.AT_OR_ABOVE),
+    GameRules.of(SIX_NIMMT, limit=30),
+    GameRules.of(SIX_NIMMT, end=EndRule.ROUNDS, round_count=3),
     SKYJO,
     FLIP_7,
     free("Yams", Best.HIGHEST),

@@ -19,6 +19,8 @@ from hypothesis import strategies as st
 
 from app import rules
 from app.rules import EndRule, GameRules, Message, Scoresheet
+from app.rules.games import six_nimmt
+from app.rules.games.six_nimmt import SIX_NIMMT, cards
 from app.services.import_file import parse_export
 from app.services.saved_game import SavedGame
 from app.services.transfer import FORMAT, VERSION, export_json, file_name, game_csv, games_csv
@@ -37,7 +39,7 @@ def free_rules(title, best=rules.Best.LOWEST, **end):
 def make_game(
     players,
     rounds,
-    game_rules=GameRules(),
+    game_rules=GameRules.of(SIX_NIMMT),
     *,
     public_id="partie-1",
     origin_id=None,
@@ -108,7 +110,7 @@ def test_the_export_states_format_version_rules_totals_and_winners():
     game = make_game(
         ["Alice", "Bob"],
         [[30, 30], [37, 5]],
-        GameRules(end=EndRule.AT_OR_ABOVE),
+        GameRules.of(SIX_NIMMT, end=EndRule.AT_OR_ABOVE),
     )
 
     exported = json.loads(export_json([game]))
@@ -161,8 +163,9 @@ NAME_CHARACTERS = st.characters(
 
 
 def six_nimmt_rounds(draw, game_rules: GameRules, n: int) -> Scoresheet:
-    most_for_player = rules.max_heads_for_player(n, game_rules.pro)
-    most_for_round = rules.max_heads_for_round(n, game_rules.pro)
+    pro = six_nimmt.pro_deck(game_rules.variants)
+    most_for_player = cards.max_heads_for_player(n, pro)
+    most_for_round = cards.max_heads_for_round(n, pro)
     sheet = Scoresheet(tuple(f"p{seat}" for seat in range(n)), (), game_rules)
     for _ in range(draw(st.integers(0, 12))):
         if sheet.is_over:
@@ -200,7 +203,7 @@ def other_game_rounds(draw, game_rules: GameRules, n: int) -> Scoresheet:
 
 def any_rules(draw, game: rules.RoundGame) -> GameRules:
     """A game's rules as the new-game form makes them: its own end, a limit, or rounds."""
-    pro = draw(st.booleans()) and game.table_tools
+    variants = [variant.key for variant in game.variants if draw(st.booleans())]
     title = None
     if game.best is None:
         title = " ".join(draw(st.text(NAME_CHARACTERS, max_size=40)).split()) or "Yams"
@@ -209,11 +212,9 @@ def any_rules(draw, game: rules.RoundGame) -> GameRules:
     return GameRules.of(
         game,
         end=end,
-        limit=draw(st.integers(10, 500))
-        if game.default_limit is None or game.table_tools
-        else None,
+        limit=draw(st.integers(10, 500)) if game.other_limit else None,
         round_count=draw(st.integers(1, 50)) if end is EndRule.ROUNDS else None,
-        pro=pro,
+        variants=variants,
         chosen_best=best,
         title=title,
     )
@@ -237,7 +238,7 @@ def valid_games(draw) -> SavedGame:
         players = draw(st.permutations(["Alice", "Bruno", "Chloé", "David"]))[:2]
     n = len(players)
     game_rules = any_rules(draw, game)
-    play = six_nimmt_rounds if game.table_tools else other_game_rounds
+    play = six_nimmt_rounds if game.counts_heads else other_game_rounds
     sheet = play(draw, game_rules, n)
     created = draw(st.datetimes(datetime(2000, 1, 1), datetime(2026, 11, 30)))
     return make_game(
@@ -831,7 +832,7 @@ def test_the_all_games_csv_says_points_where_not_every_game_counts_heads():
 @pytest.mark.parametrize(
     ("game_rules", "name"),
     [
-        (GameRules(), "6-qui-prend-2026-11-29.csv"),
+        (GameRules.of(SIX_NIMMT), "6-qui-prend-2026-11-29.csv"),
         (GameRules.of(rules.game_of("skyjo")), "skyjo-2026-11-29.csv"),
         (
             GameRules.of(FREE, end=EndRule.ROUNDS, round_count=3, title="Yam’s à l’Été"),

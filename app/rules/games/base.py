@@ -1,6 +1,9 @@
 """What every round game on the counter is: one small interface, `RoundGame`, that the rest of the
 app asks — its name, who may sit, what a round may hold, how typed scores become points, when it
-ends and who wins, its words and its BoardGameGeek id. Each game is one module beside this one."""
+ends and who wins, its words and its BoardGameGeek id — and what follows from it, declared rather
+than known elsewhere: the choices a table has on the new-game form (its ends, « Autre limite », its
+variants, a free game's name and winner rule), its offline points rule, its tools. Each game is one
+module (or package) beside this one."""
 
 from __future__ import annotations
 
@@ -25,6 +28,27 @@ class Best(enum.StrEnum):
 
     LOWEST = "lowest"
     HIGHEST = "highest"
+
+
+class Tool(enum.StrEnum):
+    """A help the game page links to below the round form, where the game offers it."""
+
+    ASSISTANT = "assistant"  # « Assistant de manche »: places the cards of a round
+    HEAD_COUNT = "head-count"  # « Compter les têtes »: counts a pile of cards
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A variant a table may choose before starting (6 qui prend's « Variante pro »): its key is
+    what GameRules.variants holds (stored and exported under that name), the new-game form shows
+    its label and hint, and the rules say `note` after the end rule (`%(rule)s` is the rule) and
+    `sentence` after the game page's sentence."""
+
+    key: str
+    label: Message
+    hint: Message
+    note: Message
+    sentence: Message
 
 
 @dataclass(frozen=True)
@@ -54,7 +78,18 @@ class RoundGame(abc.ABC):
     bgstats_name: str  # the name BG Stats knows the game by
     counts_heads: bool = False  # « têtes » (6 qui prend) rather than « points »
     round_ender: bool = False  # a round names who ended it (Skyjo)
-    table_tools: bool = False  # « Assistant de manche », « Compter les têtes », « Variante pro »
+    # The new-game form's « Autre limite »: the table may type a limit of its own (limit_range).
+    other_limit: bool = False
+    # A free game's « Nom du jeu »: the table names the game (and, with `best` None, says which
+    # total wins: « Qui gagne ? »).
+    table_names_it: bool = False
+    variants: tuple[Variant, ...] = ()  # chosen on the new-game form: GameRules.variants
+    tools: tuple[Tool, ...] = ()  # the helps the game page offers (the assistant, the count)
+    # How static/tally.js turns a round's scores into points offline, by name (its table of
+    # named rules): None where the scores are the points; "ender-doubled" for Skyjo's doubling.
+    # A game whose `points` is its own needs a rule of that table, or its rounds typed offline
+    # are counted on the server only.
+    offline_points: str | None = None
     score_range: tuple[int, int] = (0, 0)  # the lowest and highest score a player can type
     # The limits a game may have: those a table chooses at « Autre limite » (6 qui prend, a free
     # game); for Skyjo and Flip 7, whose limit is their own, what imported games were held to.
@@ -69,14 +104,27 @@ class RoundGame(abc.ABC):
     # (Flip 7: The Op's FAQ); the game goes on until one is ahead.
     tie_plays_on: bool = False
 
+    @property
+    def chooses_best(self) -> bool:
+        """Tell whether the table says which total wins (« Qui gagne ? »: a free game)."""
+        return self.best is None
+
+    @property
+    def end_choices(self) -> tuple[EndRule, ...]:
+        """Return the ends at the game's own limit a table picks between on the new-game form
+        (6 qui prend: « Plus de 66 », « 66 ou plus »); none where the game's own end goes without
+        a choice (Skyjo, Flip 7) or where it has no limit of its own (a free game)."""
+        at_limit = tuple(end for end in self.ends if end is not EndRule.ROUNDS)
+        return at_limit if self.default_limit is not None and len(at_limit) > 1 else ()
+
     @abc.abstractmethod
     def check_round(
-        self, typed: RoundScores, players: Sequence[str], *, pro: bool = False
+        self, typed: RoundScores, players: Sequence[str], variants: frozenset[str] = frozenset()
     ) -> RoundScores:
         """Return the round as typed, or raise Refusal saying, field by field, what is allowed.
 
-        The numbers come parsed (forms and imports read the text); `pro` is 6 qui prend's
-        variant, which the other games do not offer."""
+        The numbers come parsed (forms and imports read the text); `variants`: the keys of the
+        game's variants the table chose (GameRules.variants), read by the game that has them."""
 
     def margin(self, limit: int) -> int:
         """Return how near `limit` a total is when its row says so (most games: close_to_end)."""

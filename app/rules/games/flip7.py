@@ -85,7 +85,7 @@ class Flip7(RoundGame):
         return most_without_double()
 
     def check_round(
-        self, typed: RoundScores, players: Sequence[str], *, pro: bool = False
+        self, typed: RoundScores, players: Sequence[str], variants: frozenset[str] = frozenset()
     ) -> RoundScores:
         """Refuse a score no hand can make (past 144 only the ×2 with seven cards goes, and its
         +15 makes it odd), and two hands above 108 in one round (the deck has one ×2)."""

@@ -33,6 +33,8 @@ class FreeGame(RoundGame):
     bgstats_name = ""  # the name the table typed
     score_range = SCORE_RANGE
     limit_range = LIMIT_RANGE
+    other_limit = True
+    table_names_it = True
 
     def margin(self, limit: int) -> int:
         """A tenth of the limit the table chose (its scores are whatever its game's are: a Yams
@@ -40,7 +42,7 @@ class FreeGame(RoundGame):
         return max(1, min(limit // 10, MOST_MARGIN))
 
     def check_round(
-        self, typed: RoundScores, players: Sequence[str], *, pro: bool = False
+        self, typed: RoundScores, players: Sequence[str], variants: frozenset[str] = frozenset()
     ) -> RoundScores:
         """Take any whole scores, negative ones too."""
         if len(typed.scores) != len(players):

@@ -30,13 +30,14 @@ class Skyjo(RoundGame):
     bgstats_name = "Skyjo"
     round_ender = True
     scores_are_points = False
+    offline_points = "ender-doubled"  # static/tally.js's name for `points` below
     score_range = (LOWEST_SCORE, HIGHEST_SCORE)
     # A round's scores run to 140, but most hands end between 10 and 30 points: within 25 of
     # 100, one more round may well end the game.
     close_to_end = 25
 
     def check_round(
-        self, typed: RoundScores, players: Sequence[str], *, pro: bool = False
+        self, typed: RoundScores, players: Sequence[str], variants: frozenset[str] = frozenset()
     ) -> RoundScores:
         """Refuse a score no hand can make, and a round that does not say who ended it."""
         if len(typed.scores) != len(players):
@@ -70,10 +71,6 @@ class Skyjo(RoundGame):
         return tuple(
             value * 2 if seat == ender else value for seat, value in enumerate(typed.scores)
         )
-
-    def doubles(self, typed: RoundScores) -> bool:
-        """Tell whether this round doubles its ender's score (the sheet marks it « ×2 »)."""
-        return self.points(typed) != typed.scores
 
 
 SKYJO = Skyjo()

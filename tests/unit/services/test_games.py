@@ -11,6 +11,7 @@ from sqlalchemy import update
 from app import rules
 from app.platform.extensions import db
 from app.rules import EndRule, GameRules
+from app.rules.games.six_nimmt import SIX_NIMMT
 from app.services import games, reads, rounds, saved_game
 from app.services.refusals import GameChanged, GameNotFound, RoundRefused, StaleRound
 from app.storage.models import Game
@@ -27,7 +28,7 @@ def app_context(app):
         yield
 
 
-def new_game(*played, names=NAMES, game_rules=GameRules()) -> str:
+def new_game(*played, names=NAMES, game_rules=GameRules.of(SIX_NIMMT)) -> str:
     """Start a game on DEVICE, record these rounds, and return its public id."""
     public_id = games.start_game(DEVICE, list(names), game_rules).public_id
     for number, heads in enumerate(played, start=1):
@@ -133,7 +134,9 @@ def test_no_round_is_recorded_after_the_end():
 
 
 def test_the_rounds_of_a_pro_game_are_held_to_the_pro_deck():
-    public_id = new_game(game_rules=GameRules(pro=True))  # 3 players: at most 51 in a round
+    public_id = new_game(
+        game_rules=GameRules.of(SIX_NIMMT, variants={"pro"})
+    )  # 3 players: at most 51 in a round
 
     with pytest.raises(RoundRefused):
         record(public_id, 1, [20, 20, 12])
@@ -240,7 +243,7 @@ def test_impossible_heads_in_an_edit_raise_round_refused_and_store_nothing():
 
 
 def test_an_edit_in_a_pro_game_is_held_to_the_pro_deck():
-    public_id = new_game([20, 20, 11], game_rules=GameRules(pro=True))
+    public_id = new_game([20, 20, 11], game_rules=GameRules.of(SIX_NIMMT, variants={"pro"}))
 
     with pytest.raises(RoundRefused):
         edit(public_id, 1, [20, 20, 12])
@@ -432,8 +435,8 @@ def test_a_round_sent_after_the_game_ended_elsewhere_says_how_to_reopen_it():
 
 
 def test_the_same_creation_key_twice_starts_one_game():
-    first = games.start_game(DEVICE, ["Alice", "Bruno"], GameRules(), "form-key")
-    second = games.start_game(DEVICE, ["Alice", "Bruno"], GameRules(), "form-key")
+    first = games.start_game(DEVICE, ["Alice", "Bruno"], GameRules.of(SIX_NIMMT), "form-key")
+    second = games.start_game(DEVICE, ["Alice", "Bruno"], GameRules.of(SIX_NIMMT), "form-key")
 
     assert second.public_id == first.public_id
     assert len(reads.all_games(DEVICE)) == 1
@@ -441,7 +444,7 @@ def test_the_same_creation_key_twice_starts_one_game():
 
 def test_names_that_cannot_sit_at_a_table_start_no_game():
     with pytest.raises(rules.Refusal):
-        games.start_game(DEVICE, ["Alice", " alice"], GameRules())
+        games.start_game(DEVICE, ["Alice", " alice"], GameRules.of(SIX_NIMMT))
 
     assert reads.all_games(DEVICE) == []
 
@@ -449,9 +452,12 @@ def test_names_that_cannot_sit_at_a_table_start_no_game():
 @pytest.mark.parametrize(
     "game_rules, played",
     [
-        (GameRules(end=EndRule.AT_OR_ABOVE, pro=True), [[40, 2, 3], [26, 1, 1]]),
-        (GameRules(limit=30), [[31, 2, 3]]),
-        (GameRules(end=EndRule.ROUNDS, round_count=2), [[1, 2, 3], [1, 1, 1]]),
+        (
+            GameRules.of(SIX_NIMMT, end=EndRule.AT_OR_ABOVE, variants={"pro"}),
+            [[40, 2, 3], [26, 1, 1]],
+        ),
+        (GameRules.of(SIX_NIMMT, limit=30), [[31, 2, 3]]),
+        (GameRules.of(SIX_NIMMT, end=EndRule.ROUNDS, round_count=2), [[1, 2, 3], [1, 1, 1]]),
     ],
     ids=["66 or more, pro", "another limit", "a number of rounds"],
 )

@@ -8,6 +8,7 @@ from datetime import datetime
 import pytest
 
 from app import rules
+from app.rules.games.six_nimmt import SIX_NIMMT
 from app.rules.games.skyjo import SKYJO
 from app.services.import_file import ImportedGame
 from app.services.imports import one_copy_each, rounds_beyond
@@ -39,7 +40,11 @@ FIRST, SECOND = ((10, 20, 5), 2), ((4, 8, 12), 0)
         (skyjo(FIRST), skyjo(((10, 20, 5), 1), SECOND), None),  # the same scores, another ender
         (skyjo(FIRST), skyjo(((10, 20, 6), 2), SECOND), None),
         (skyjo(FIRST), skyjo(FIRST, SECOND, players=("Alice", "Bruno", "Chloe")), None),
-        (skyjo(FIRST), rules.Scoresheet(TRIO, ((10, 20, 5), (4, 8, 12))), None),  # another game
+        (
+            skyjo(FIRST),
+            rules.Scoresheet(TRIO, ((10, 20, 5), (4, 8, 12)), rules.GameRules.of(SIX_NIMMT)),
+            None,
+        ),  # another game
     ],
 )
 def test_the_rounds_a_copy_has_beyond_the_phones_or_none_where_they_parted(here, there, beyond):

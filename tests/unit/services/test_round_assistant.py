@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from app.rules import GameRules, RoundScores
+from app.rules.games.six_nimmt import SIX_NIMMT
 from app.services import games, reads, rounds
 from app.services import round_assistant as table
 from app.services.refusals import GameNotFound
@@ -27,7 +28,7 @@ def app_context(app):
 
 @pytest.fixture
 def public_id() -> str:
-    return games.start_game(DEVICE, NAMES, GameRules()).public_id
+    return games.start_game(DEVICE, NAMES, GameRules.of(SIX_NIMMT)).public_id
 
 
 @pytest.fixture
@@ -150,7 +151,7 @@ def test_the_rows_are_picked_up_again_only_before_the_first_turn(laid):
 
 
 def test_the_pro_deck_refuses_cards_above_10n_plus_4():
-    public_id = games.start_game(DEVICE, NAMES, GameRules(pro=True)).public_id
+    public_id = games.start_game(DEVICE, NAMES, GameRules.of(SIX_NIMMT, variants={"pro"})).public_id
 
     with pytest.raises(CardsRefused) as refused:
         table.lay_rows(public_id, DEVICE, 1, [1, 2, 3, 35], version=version_of(public_id))

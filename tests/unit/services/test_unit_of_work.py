@@ -7,6 +7,7 @@ from sqlalchemy import select
 
 from app.platform.extensions import db
 from app.rules import GameRules, RoundScores
+from app.rules.games.six_nimmt import SIX_NIMMT
 from app.services import access, games, reads, rounds
 from app.services.unit_of_work import UnitOfWork
 from app.storage.models import Game, Round
@@ -23,7 +24,7 @@ def app_context(app):
 
 
 def test_a_write_is_committed_when_the_block_ends():
-    public_id = games.start_game(DEVICE, ["Alice", "Bruno"], GameRules()).public_id
+    public_id = games.start_game(DEVICE, ["Alice", "Bruno"], GameRules.of(SIX_NIMMT)).public_id
 
     with UnitOfWork():
         game = access.load_game(public_id, DEVICE, for_update=True)
@@ -36,7 +37,7 @@ def test_a_write_is_committed_when_the_block_ends():
 
 
 def test_an_exception_after_a_write_rolls_it_back():
-    public_id = games.start_game(DEVICE, ["Alice", "Bruno"], GameRules()).public_id
+    public_id = games.start_game(DEVICE, ["Alice", "Bruno"], GameRules.of(SIX_NIMMT)).public_id
 
     with pytest.raises(RuntimeError), UnitOfWork():
         game = access.load_game(public_id, DEVICE, for_update=True)

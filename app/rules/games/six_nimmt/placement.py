@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from app.rules.cards import HAND_SIZE, ROW_LENGTH, ROWS, row_heads
+from app.rules.games.six_nimmt.cards import HAND_SIZE, ROW_LENGTH, ROWS, row_heads
 
 
 @dataclass(frozen=True)

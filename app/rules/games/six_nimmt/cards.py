@@ -12,8 +12,7 @@ DECK_SIZE = 104
 HAND_SIZE = 10
 ROWS = 4
 ROW_LENGTH = 5
-DEFAULT_LIMIT = 66
-ROUND_COUNT_RANGE = (1, 50)
+DEFAULT_LIMIT = 66  # the rule book's end: a total above 66
 
 
 def heads(card: int) -> int:

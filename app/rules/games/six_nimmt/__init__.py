@@ -1,15 +1,51 @@
-"""« 6 qui prend ! » (Wolfgang Kramer, 1994): what a round may hold, from the deck's heads."""
+"""« 6 qui prend ! » (Wolfgang Kramer, 1994): what a round may hold, from the deck's heads; its
+cards (cards.py), their placement for the round assistant (placement.py), the pro deck."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.rules.cards import DEFAULT_LIMIT, max_heads_for_player, max_heads_for_round
-from app.rules.games.base import Best, EndRule, RoundGame, RoundScores
+from app.rules.games.base import Best, EndRule, RoundGame, RoundScores, Tool, Variant
+from app.rules.games.six_nimmt.cards import (
+    DECK_SIZE,
+    DEFAULT_LIMIT,
+    HAND_SIZE,
+    ROW_LENGTH,
+    ROWS,
+    cards_by_heads,
+    check_cards,
+    check_pile,
+    heads,
+    max_heads_for_player,
+    max_heads_for_round,
+    row_heads,
+)
+from app.rules.games.six_nimmt.placement import PlayedTurn, RowChosen, RowsRound, SixthCard
 from app.rules.messages import N_, Message, Refusal
 
 # Someone always takes at least one card: 4 rows absorb at most 16 cards and 10n >= 20 are played.
 MIN_HEADS_FOR_ROUND = 1
+
+# Only cards 1 to 10n + 4 are used (cards.deck_size): tighter bounds, the same refusals. Its key
+# is the database's column `pro` and the export's key "pro".
+PRO = Variant(
+    key="pro",
+    label=N_("Variante pro"),
+    hint=N_(
+        "Variante pro\u202f: seules les cartes 1 à %(hand)s × joueurs + %(rows)s sont utilisées.",
+        hand=HAND_SIZE,
+        rows=ROWS,
+    ),
+    note=N_("%(rule)s · variante pro"),
+    sentence=N_(
+        "Variante pro\u202f: cartes 1 à %(hand)s × joueurs + %(rows)s.", hand=HAND_SIZE, rows=ROWS
+    ),
+)
+
+
+def pro_deck(variants: frozenset[str]) -> bool:
+    """Tell whether the table plays with the pro deck (cards 1 to 10n + 4)."""
+    return PRO.key in variants
 
 
 class SixNimmt(RoundGame):
@@ -28,14 +64,21 @@ class SixNimmt(RoundGame):
     bgg_id = 432
     bgstats_name = "6 nimmt!"
     counts_heads = True
-    table_tools = True
+    other_limit = True
+    variants = (PRO,)
+    tools = (Tool.ASSISTANT, Tool.HEAD_COUNT)
     score_range = (0, max_heads_for_player(10))
+    # The cards, for the rules page and the round assistant's words.
+    deck_size = DECK_SIZE
+    hand_size = HAND_SIZE
+    rows = ROWS
+    row_length = ROW_LENGTH
 
     def check_round(
-        self, typed: RoundScores, players: Sequence[str], *, pro: bool = False
+        self, typed: RoundScores, players: Sequence[str], variants: frozenset[str] = frozenset()
     ) -> RoundScores:
-        """Refuse heads outside the bounds the deck allows (app/rules/cards.py computes them)."""
-        heads_taken = typed.scores
+        """Refuse heads outside the bounds the deck allows (cards.py computes them)."""
+        heads_taken, pro = typed.scores, pro_deck(variants)
         n = len(players)
         most_for_player = max_heads_for_player(n, pro)
         most_for_round = max_heads_for_round(n, pro)
@@ -79,3 +122,23 @@ class SixNimmt(RoundGame):
 
 
 SIX_NIMMT = SixNimmt()
+
+# What 6 qui prend's tools (the round assistant, the count of a pile) ask of its cards.
+__all__ = [
+    "DEFAULT_LIMIT",
+    "MIN_HEADS_FOR_ROUND",
+    "PRO",
+    "PlayedTurn",
+    "ROWS",
+    "RowChosen",
+    "RowsRound",
+    "SIX_NIMMT",
+    "SixNimmt",
+    "SixthCard",
+    "cards_by_heads",
+    "check_cards",
+    "check_pile",
+    "heads",
+    "pro_deck",
+    "row_heads",
+]

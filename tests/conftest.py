@@ -148,23 +148,21 @@ def runner(app):
 # (docs/performance.md, « The test suite's time »); only the order matters, and a file missing
 # here is merely scheduled later.
 LONGEST_FIRST = (
-    "tests/reliability/test_container_entrypoint.py",  # 151 s
-    "tests/reliability/test_busy_cafe.py",  # 123 s
-    "tests/reliability/test_crash.py",  # 85 s, one test
-    "tests/reliability/test_concurrency.py",  # 78 s
-    "tests/e2e/test_waiting_rounds.py",  # 62 s
-    "tests/reliability/test_table_rights.py",  # 57 s
-    "tests/reliability/test_load_script.py",  # 50 s
-    "tests/e2e/test_layout.py",  # 46 s
-    "tests/e2e/test_accessibility.py",  # 41 s
-    "tests/reliability/test_follow_replicas.py",  # 40 s
-    "tests/reliability/test_hosted_shape.py",  # 39 s
-    "tests/e2e/test_follow.py",  # 36 s
-    "tests/e2e/test_table.py",  # 28 s
-    "tests/reliability/test_shared_rate_limits.py",  # 22 s, one test
-    "tests/integration/test_export_import.py",  # 22 s
-    "tests/e2e/test_refusals.py",  # 21 s, one test
+    "tests/reliability/test_busy_cafe.py",  # 74 s
+    "tests/reliability/test_container_entrypoint.py",  # 64 s
+    "tests/e2e/test_waiting_rounds.py",  # 63 s
+    "tests/reliability/test_concurrency.py",  # 53 s
+    "tests/e2e/test_accessibility.py",  # 44 s
+    "tests/e2e/test_layout.py",  # 36 s
+    "tests/integration/test_export_import.py",  # 22-60 s
+    "tests/reliability/test_crash.py",  # 22 s, one test
+    "tests/e2e/test_table.py",  # 22 s
     "tests/integration/test_stateful.py",  # 20 s, one test
+    "tests/reliability/test_load_script.py",  # 19 s
+    "tests/reliability/test_table_rights.py",  # 19 s
+    "tests/e2e/test_follow.py",  # 14 s
+    "tests/reliability/test_hosted_shape.py",  # 13 s
+    "tests/reliability/test_follow_replicas.py",  # 13 s
 )
 SLOW = ("tests/reliability/", "tests/e2e/")
 

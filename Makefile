@@ -42,7 +42,7 @@ $(VENV)/.installed: pyproject.toml uv.lock | $(VENV)/.uv-$(UV_VERSION)
 # --compile-bytecode: every package's .pyc written once, here. uv writes none by itself, and where
 # PYTHONDONTWRITEBYTECODE is set (as on this machine) Python never caches one: each Python process
 # of the suite (pytest's workers, every gunicorn worker and `flask db upgrade` of the real-server
-# tests) compiled SQLAlchemy, Flask… again: 1.9 s of CPU to import the app instead of 0.55 s
+# tests) compiled SQLAlchemy, Flask… again: 1.35 s of CPU to import the app instead of 0.47 s
 # (docs/performance.md, « The test suite's time »).
 $(VENV)/.installed-test: $(VENV)/.installed
 	$(SYNC) --locked --group test --compile-bytecode

@@ -39,8 +39,13 @@ $(VENV)/.installed: pyproject.toml uv.lock | $(VENV)/.uv-$(UV_VERSION)
 	touch $@
 
 # --locked: fails when uv.lock no longer matches pyproject.toml (then `make lock`).
+# --compile-bytecode: every package's .pyc written once, here. uv writes none by itself, and where
+# PYTHONDONTWRITEBYTECODE is set (as on this machine) Python never caches one: each Python process
+# of the suite (pytest's workers, every gunicorn worker and `flask db upgrade` of the real-server
+# tests) compiled SQLAlchemy, Flask… again: 1.35 s of CPU to import the app instead of 0.47 s
+# (docs/performance.md, « The test suite's time »).
 $(VENV)/.installed-test: $(VENV)/.installed
-	$(SYNC) --locked --group test
+	$(SYNC) --locked --group test --compile-bytecode
 	touch $@
 
 ## lock: after a change to pyproject.toml's dependencies, resolve them again into uv.lock
@@ -67,8 +72,11 @@ browser: $(VENV)/.installed-test
 	else $(BIN)/playwright install chromium; fi
 
 ## test: every test; PostgreSQL too when one can be started here. Two processes, a test file
-## each (its fixtures stay together), the slow files first: about 3 min on 2 cores.
+## each (its fixtures stay together), the longest files first (tests/conftest.py).
+# compileall: the app's own .pyc too, for the servers the tests start (it writes them whatever
+# PYTHONDONTWRITEBYTECODE says; __pycache__ is git-ignored).
 test: $(VENV)/.installed-test $(COMPILED) browser
+	@$(BIN)/python -m compileall -q -j 0 app scripts migrations tests gunicorn.conf.py
 	@url="$${TEST_POSTGRES_URL:-$$(scripts/start-postgres.sh 2>/dev/null || true)}"; \
 	if [ -z "$$url" ]; then echo "PostgreSQL unavailable: its tests will be reported as skipped"; fi; \
 	TEST_POSTGRES_URL="$$url" $(BIN)/python -m pytest -n 2 --dist loadfile

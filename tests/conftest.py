@@ -140,11 +140,39 @@ def runner(app):
     return app.test_cli_runner()
 
 
-# The slow files first (real servers, real browsers): `make test` hands whole files to its two
-# processes in this order (pytest-xdist, --dist loadfile), so the many short files come last
-# and fill in, instead of one process running a long file alone at the end.
-SLOW_FIRST = ("tests/reliability/", "tests/e2e/")
+# The longest files first, then the rest of the slow ones (real servers, real browsers), then
+# the many short files, which fill in at the end: `make test` hands whole files to its two
+# processes in this order (pytest-xdist, --dist loadfile, with --no-loadscope-reorder in
+# pyproject.toml: xdist's own order, the files with the most tests first, sent the one-test
+# files of a minute last). Seconds are a file's sum of --durations on a loaded 2-core machine
+# (docs/performance.md, « The test suite's time »); only the order matters, and a file missing
+# here is merely scheduled later.
+LONGEST_FIRST = (
+    "tests/reliability/test_busy_cafe.py",  # 74 s
+    "tests/reliability/test_container_entrypoint.py",  # 64 s
+    "tests/e2e/test_waiting_rounds.py",  # 63 s
+    "tests/reliability/test_concurrency.py",  # 53 s
+    "tests/e2e/test_accessibility.py",  # 44 s
+    "tests/e2e/test_layout.py",  # 36 s
+    "tests/integration/test_export_import.py",  # 22-60 s
+    "tests/reliability/test_crash.py",  # 22 s, one test
+    "tests/e2e/test_table.py",  # 22 s
+    "tests/integration/test_stateful.py",  # 20 s, one test
+    "tests/reliability/test_load_script.py",  # 19 s
+    "tests/reliability/test_table_rights.py",  # 19 s
+    "tests/e2e/test_follow.py",  # 14 s
+    "tests/reliability/test_hosted_shape.py",  # 13 s
+    "tests/reliability/test_follow_replicas.py",  # 13 s
+)
+SLOW = ("tests/reliability/", "tests/e2e/")
+
+
+def _order(item: pytest.Item) -> tuple[int, int]:
+    path = item.nodeid.partition("::")[0]
+    if path in LONGEST_FIRST:
+        return (0, LONGEST_FIRST.index(path))
+    return (1 if path.startswith(SLOW) else 2, 0)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    items.sort(key=lambda item: not item.nodeid.startswith(SLOW_FIRST))  # stable within a file
+    items.sort(key=_order)  # stable: a file's tests keep their order

@@ -8,6 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from werkzeug.datastructures import MultiDict
 
+from app.rules.games.flip7 import FLIP7_CARDS
+from app.rules.games.skyjo import SKYJO_CARDS
+
 from .actions import dump, game_page, game_url, new_device, play_round, start_game, version_of
 from .html import Element, button, field_labelled, link, parse, round_lines
 
@@ -215,3 +218,14 @@ def test_the_count_needs_the_page_s_csrf_token(app, client, flip_7):
     assert (
         client.post(cards_url(flip_7), data={"hand-0": "3", "csrf_token": token}).status_code == 200
     )
+
+
+def test_the_rules_page_explains_each_count_with_examples_the_count_gives(client):
+    text = parse(client.get("/regles").data).text
+    examples = [
+        FLIP7_CARDS.count_hand(("3", "5", "12", "x2", "+4")).sum,
+        FLIP7_CARDS.count_hand((*map(str, range(1, 8)), "+10")).sum,
+        SKYJO_CARDS.count_hand(("12 −2 0 5 5",)).sum,
+    ]
+    for example in examples:
+        assert example in text

@@ -4,6 +4,7 @@ their decks (issue 46), pure: examples, and properties over rounds dealt from th
 from __future__ import annotations
 
 import random
+import re
 from itertools import combinations
 
 import pytest
@@ -72,7 +73,7 @@ def test_more_than_seven_numbers_are_refused():
 
 
 def test_a_box_the_game_does_not_have_is_refused():
-    with pytest.raises(rules.Refusal, match="« 13 » n’est pas une carte du Flip 7"):
+    with pytest.raises(rules.Refusal, match="«\u202f13\u202f» n’est pas une carte du Flip 7"):
         flip("3", "13")
 
 
@@ -226,7 +227,9 @@ def test_a_skyjo_hand_of_no_card_one_card_or_below_zero(typed, score, said):
 
 @pytest.mark.parametrize("word", ["13", "-3", "x", "--2", "1.5", "٣"])
 def test_a_word_that_is_no_skyjo_card_is_named(word):
-    with pytest.raises(rules.Refusal, match=f"« {word} » n’est pas une carte du Skyjo"):
+    with pytest.raises(
+        rules.Refusal, match=re.escape(f"«\u202f{word}\u202f» n’est pas une carte du Skyjo")
+    ):
         sky(f"1 {word} 2")
 
 

@@ -62,7 +62,7 @@ def _one_double(players: Sequence[str], doubled: Sequence[int], most: int) -> Me
     """Say why two scores above 108 cannot share a round, naming their players (a round-wide
     refusal: neither score is wrong alone)."""
     return N_(
-        "Une seule carte ×2 dans le paquet : %(names)s ne peuvent pas tous dépasser "
+        "Une seule carte ×2 dans le paquet\u202f: %(names)s ne peuvent pas tous dépasser "
         "%(most)s points dans la même manche (au-delà, il faut le ×2).",
         names=Names(tuple(players[seat] for seat in doubled)),
         most=most,
@@ -83,7 +83,7 @@ class Flip7Cards(CardCount):
     nothing ticked) scores 0."""
 
     lead = N_(
-        "Cochez les cartes que chaque joueur garde à la fin de la manche, ou « Perdu » : le "
+        "Cochez les cartes que chaque joueur garde à la fin de la manche, ou «\u202fPerdu\u202f»\u202f: le "
         "compteur fait le calcul et vérifie la manche avec le paquet."
     )
     boxes = (
@@ -100,7 +100,7 @@ class Flip7Cards(CardCount):
         strange = [value for value in typed if value not in known]
         if strange:
             raise Refusal.of(
-                N_("« %(typed)s » n’est pas une carte du Flip 7.", typed=strange[0][:20])
+                N_("«\u202f%(typed)s\u202f» n’est pas une carte du Flip 7.", typed=strange[0][:20])
             )
         ticked = set(typed)
         cards = tuple(value for value in known if value in ticked)  # in the deck's order
@@ -108,7 +108,7 @@ class Flip7Cards(CardCount):
         if len(numbers) > FLIP_7:
             raise Refusal.of(
                 N_(
-                    "Plus de sept nombres : au septième nombre différent, c’est un Flip 7 "
+                    "Plus de sept nombres\u202f: au septième nombre différent, c’est un Flip 7 "
                     "et la manche s’arrête."
                 )
             )
@@ -123,7 +123,7 @@ class Flip7Cards(CardCount):
         terms += [str(FLIP_7_BONUS)] if flip_7 else []
         made = " + ".join(terms) or "0"
         shown = made if made == str(score) else f"{made} = {score}"
-        notes = (N_("Flip 7 : +%(bonus)s", bonus=FLIP_7_BONUS),) if flip_7 else ()
+        notes = (N_("Flip 7\u202f: +%(bonus)s", bonus=FLIP_7_BONUS),) if flip_7 else ()
         return CountedHand(score, shown, notes, cards)
 
     def deck_refusals(self, hands: Sequence[CountedHand], players: Sequence[str]) -> list[Message]:
@@ -156,7 +156,7 @@ class Flip7Cards(CardCount):
         if len(flips) > 1:
             refusals.append(
                 N_(
-                    "Un seul Flip 7 par manche, car il la finit aussitôt : %(names)s ont "
+                    "Un seul Flip 7 par manche, car il la finit aussitôt\u202f: %(names)s ont "
                     "chacun sept nombres.",
                     names=Names(tuple(flips)),
                 )

@@ -61,7 +61,7 @@ class SkyjoCards(CardCount):
             if _card(word) is None:
                 raise Refusal.of(
                     N_(
-                        "« %(typed)s » n’est pas une carte du Skyjo (de −2 à 12).",
+                        "«\u202f%(typed)s\u202f» n’est pas une carte du Skyjo (de −2 à 12).",
                         typed=word[:20],
                     )
                 )

@@ -83,8 +83,8 @@ class Flip7Cards(CardCount):
     nothing ticked) scores 0."""
 
     lead = N_(
-        "Cochez les cartes que chaque joueur garde à la fin de la manche, ou «\u202fPerdu\u202f»\u202f: le "
-        "compteur fait le calcul et vérifie la manche avec le paquet."
+        "Cochez les cartes que chaque joueur garde à la fin de la manche, ou "
+        "«\u202fPerdu\u202f»\u202f: le compteur fait le calcul et vérifie la manche avec le paquet."
     )
     boxes = (
         *(CardBox(str(number), str(number)) for number in NUMBERS),

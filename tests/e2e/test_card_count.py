@@ -10,6 +10,7 @@ from collections.abc import Sequence
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from .axe import expect_accessible
 from .pages import GamePage, NewGamePage, control
 
 pytestmark = pytest.mark.e2e
@@ -203,3 +204,17 @@ def test_a_flip_7_count_shows_how_each_score_is_made_as_cards_are_tapped(page: P
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
     last = count.card("Alice", "Perdu").bounding_box()
     assert last is not None and last["x"] + last["width"] <= box["x"] + box["width"]
+
+
+@pytest.mark.parametrize("game", ["Flip 7", "Skyjo"])
+def test_the_count_with_a_refusal_breaks_no_wcag_22_aa_rule(page: Page, game: str):
+    count = open_count(start(page, game))
+    if game == "Flip 7":
+        count.tick("Alice", ["12", "×2", "+4"])
+        count.tick("Bruno", ["×2"])
+    else:
+        count.cards_field("Alice").fill("12 -2 0 5 5")
+        count.cards_field("Bruno").fill("13")
+    count.count.click()
+    expect(count.alert).to_be_visible()
+    expect_accessible(page, f"count of {game}'s cards")

@@ -10,6 +10,8 @@ from collections.abc import Sequence
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from scripts.lib.layout import problems
+
 from .axe import expect_accessible
 from .pages import GamePage, NewGamePage, control
 
@@ -218,3 +220,28 @@ def test_the_count_with_a_refusal_breaks_no_wcag_22_aa_rule(page: Page, game: st
     count.count.click()
     expect(count.alert).to_be_visible()
     expect_accessible(page, f"count of {game}'s cards")
+
+
+@pytest.mark.parametrize("size", [(360, 640), (390, 844), (640, 360), (768, 1024), (1280, 800)])
+def test_a_counted_flip_7_round_is_whole_at_every_size(browser, base_url, size):
+    width, height = size
+    phone = browser.new_context(
+        base_url=base_url,
+        viewport={"width": width, "height": height},
+        is_mobile=width < 1000,
+        has_touch=width < 1000,
+        locale="fr-FR",
+    )
+    phone.set_default_timeout(15_000)
+    page = phone.new_page()
+    count = open_count(start(page, "Flip 7"))
+    count.tick("Alice", ["3", "5", "12", "×2", "+4", "+10"])
+    count.tick("Bruno", [*map(str, range(6, 13)), "+10"])  # the +10 twice: refused
+    count.count.click()
+    expect(count.alert).to_be_visible()
+    assert problems(page) == []
+    box = count.hand("Bruno").bounding_box()
+    last = count.card("Bruno", "Perdu").bounding_box()
+    assert box is not None and last is not None
+    assert box["x"] >= 0 and last["x"] + last["width"] <= box["x"] + box["width"] <= width
+    phone.close()

@@ -11,7 +11,16 @@ from werkzeug.datastructures import MultiDict
 from app.rules.games.flip7 import FLIP7_CARDS
 from app.rules.games.skyjo import SKYJO_CARDS
 
-from .actions import dump, game_page, game_url, new_device, play_round, start_game, version_of
+from .actions import (
+    dump,
+    game_page,
+    game_url,
+    new_device,
+    play_round,
+    play_rounds,
+    start_game,
+    version_of,
+)
 from .html import Element, button, field_labelled, link, parse, round_lines
 
 FLIP_7_NAMES = ["0", *map(str, range(1, 13)), "+2", "+4", "+6", "+8", "+10", "×2", "Perdu"]
@@ -229,3 +238,31 @@ def test_the_rules_page_explains_each_count_with_examples_the_count_gives(client
     ]
     for example in examples:
         assert example in text
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", ["Count the cards", "Count", "Bust", "Put into the round"]),
+        ("de", ["Karten zählen", "Zählen", "Raus", "In die Runde übernehmen"]),
+    ],
+)
+def test_the_count_speaks_the_language_chosen(client, flip_7, language, words):
+    title, count_button, bust, report_button = words
+    client.get(f"/langue/{language}?next=/")
+    assert link(game_page(client, flip_7), title) is not None
+    page = parse(count(client, flip_7, [["9", "x2"], [], ["3", "x2"]]).data)
+    assert page.find("h1").text == title
+    assert button(page, count_button) is not None and button(page, report_button) is not None
+    assert bust in boxes(group(page, "Bruno"))
+    assert "Alice" in page.find(role="alert").text and "Chloé" in page.find(role="alert").text
+    assert "paquet" not in page.find(role="alert").text  # the refusal is translated too
+
+
+def test_a_finished_game_counts_but_has_no_round_to_report_into(client, flip_7):
+    play_rounds(client, flip_7, [171, 0, 0], [29, 0, 0])  # Alice reaches 200
+    assert link(game_page(client, flip_7), "Compter les cartes") is None
+    response = count(client, flip_7, [["12"], [], []], report=True)
+    assert response.status_code == 200
+    page = parse(response.data)
+    assert score_of(page, 0) == "12" and button(page, "Reporter dans la manche") is None

@@ -45,7 +45,10 @@ class HandView:
 @bp.route("/parties/<public_id>/cartes", methods=["GET", "POST"])
 def count_cards(public_id: str) -> ResponseReturnValue:
     """Show each player's cards to tick or type; count them and check them against the deck
-    (« Compter »), or put the scores into the game's round form (« Reporter dans la manche »)."""
+    (« Compter »), or put the scores into the game's round form (« Reporter dans la manche »).
+
+    A count writes nothing: the POST is answered with the page itself (no redirect to follow),
+    and static/cards.js sends the same form as the person taps."""
     found = reads.find_game(public_id, current_device_hash())
     sheet = found.scoresheet
     picker = sheet.rules.game.card_count

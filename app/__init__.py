@@ -104,6 +104,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, migrations: bool
     from app.platform import installed_app
     from app.web import (
         assistant,
+        cards,
         errors,
         follow,
         game,
@@ -121,6 +122,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, migrations: bool
     app.register_blueprint(rounds.bp)  # recording, cancelling, restoring, correcting rounds
     app.register_blueprint(history.bp)  # past games, statistics, export and import
     app.register_blueprint(assistant.bp)  # the round assistant, counting heads, the rules
+    app.register_blueprint(cards.bp)  # « Compter les cartes »: a round counted from the cards
     installed_app.init_app(app, kept_pages=game.KEPT_OFFLINE)  # its manifest and service worker
     app.register_blueprint(follow.bp)  # sharing a game, and following it from other phones
     app.register_blueprint(table.bp)  # several phones scoring one table

@@ -14,6 +14,9 @@ from app.rules.games import (
     DEFAULT_GAME,
     GAMES,
     Best,
+    CardBox,
+    CardCount,
+    CountedHand,
     EndRule,
     RoundGame,
     RoundScores,
@@ -44,6 +47,9 @@ from app.rules.sheet import Scoresheet, WrongRound
 
 __all__ = [
     "Best",
+    "CardBox",
+    "CardCount",
+    "CountedHand",
     "DEFAULT_GAME",
     "EndRule",
     "FieldKey",

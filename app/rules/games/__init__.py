@@ -6,7 +6,17 @@ declarations; nothing else knows a game's rules or names one. To add a game: a m
 its RoundGame, its entry in GAMES, its words in the catalogs (docs/architecture.md).
 """
 
-from app.rules.games.base import Best, EndRule, RoundGame, RoundScores, Tool, Variant
+from app.rules.games.base import (
+    Best,
+    CardBox,
+    CardCount,
+    CountedHand,
+    EndRule,
+    RoundGame,
+    RoundScores,
+    Tool,
+    Variant,
+)
 from app.rules.games.flip7 import FLIP7
 from app.rules.games.free import FREE_GAME
 from app.rules.games.six_nimmt import SIX_NIMMT
@@ -26,6 +36,9 @@ def game_of(key: str) -> RoundGame:
 
 __all__ = [
     "Best",
+    "CardBox",
+    "CardCount",
+    "CountedHand",
     "DEFAULT_GAME",
     "EndRule",
     "GAMES",

@@ -2,8 +2,8 @@
 app asks — its name, who may sit, what a round may hold, how typed scores become points, when it
 ends and who wins, its words and its BoardGameGeek id — and what follows from it, declared rather
 than known elsewhere: the choices a table has on the new-game form (its ends, « Autre limite », its
-variants, a free game's name and winner rule), its offline points rule, its tools. Each game is one
-module (or package) beside this one."""
+variants, a free game's name and winner rule), its offline points rule, its tools, its count of a
+round from the cards. Each game is one module (or package) beside this one."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.rules.messages import Message
+from app.rules.messages import Message, Refusal
 
 
 class EndRule(enum.StrEnum):
@@ -60,6 +60,67 @@ class RoundScores:
     ended_by: int | None = None
 
 
+@dataclass(frozen=True)
+class CardBox:
+    """A card a hand is ticked from on « Compter les cartes »: the box's value in the form, and
+    its name on the page (the card's own figures, « 12 », « ×2 », or a word to translate)."""
+
+    value: str
+    label: str | Message
+
+
+@dataclass(frozen=True)
+class CountedHand:
+    """A player's cards, counted: the score, the sum that made it in figures and signs alone
+    (« (3 + 5 + 12) × 2 + 4 = 44 »: the same in every language), what is said beside it
+    (« Flip 7 : +15 »), and the cards read, by their value in the form (for the deck's check)."""
+
+    score: int
+    sum: str
+    notes: tuple[Message, ...] = ()
+    cards: tuple[str, ...] = ()
+
+
+class CardCount(abc.ABC):
+    """« Compter les cartes »: a round counted from the cards each player holds at its end, and
+    checked against the deck the table plays with. A game declares its own (RoundGame.card_count);
+    the page shows its boxes (or one text field a player, where `boxes` is empty) and asks it."""
+
+    lead: Message  # what the page says first: what to tick or type
+    boxes: tuple[CardBox, ...] = ()  # a hand's cards, ticked one by one; none: typed as text
+    hint: Message | None = None  # the text field's description: how to type a hand
+
+    @abc.abstractmethod
+    def count_hand(self, typed: Sequence[str]) -> CountedHand:
+        """Return a hand's score and how it was made, from what the form sent for the player
+        (the boxes ticked, or the text typed), or raise Refusal.of(what is wrong with it)."""
+
+    @abc.abstractmethod
+    def deck_refusals(self, hands: Sequence[CountedHand], players: Sequence[str]) -> list[Message]:
+        """Return what the deck cannot give to these hands together, naming the cards and the
+        players: nothing for a round the deck can deal."""
+
+    def count_round(
+        self, typed: Sequence[Sequence[str]], players: Sequence[str]
+    ) -> tuple[CountedHand, ...]:
+        """Return each player's counted hand, in seat order, or raise Refusal: what is wrong with
+        a hand by seat, then what the deck cannot give to the round."""
+        counted: dict[int, CountedHand] = {}
+        errors: dict[int, Message] = {}
+        for seat, hand in enumerate(typed):
+            try:
+                counted[seat] = self.count_hand(hand)
+            except Refusal as refused:
+                errors[seat] = refused.said()
+        if errors:
+            raise Refusal(errors, [])
+        hands = tuple(counted[seat] for seat in range(len(typed)))
+        whole = self.deck_refusals(hands, players)
+        if whole:
+            raise Refusal({}, whole)
+        return hands
+
+
 class RoundGame(abc.ABC):
     """A game played in rounds whose scores add up. Subclasses set the class attributes and
     override `check_round` (what a round may hold) and, where typed scores are not the points,
@@ -85,6 +146,9 @@ class RoundGame(abc.ABC):
     table_names_it: bool = False
     variants: tuple[Variant, ...] = ()  # chosen on the new-game form: GameRules.variants
     tools: tuple[Tool, ...] = ()  # the helps the game page offers (the assistant, the count)
+    # « Compter les cartes »: a round counted from each player's cards (Skyjo, Flip 7); None
+    # where the game has no such count. Its page and link follow from it.
+    card_count: CardCount | None = None
     # How static/tally.js turns a round's scores into points offline, by name (its table of
     # named rules): None where the scores are the points; "ender-doubled" for Skyjo's doubling.
     # A game whose `points` is its own needs a rule of that table, or its rounds typed offline

@@ -1,7 +1,8 @@
-// Rounds that wait for the network, loaded by static/pwa.js when one has to: each submitted
-// round is kept in storage, shown where rounds are (its own line in « Manches », counted in
-// « Scores », the end it would bring), can be taken back before it leaves, and goes by itself
-// when the network is back, in order, once (each form names its round; a repeat gets the sheet).
+// Every round submitted, loaded by static/pwa.js once a game's page is loaded: each is kept in
+// storage, drawn at the tap where rounds are (its own line in « Manches », counted in « Scores »,
+// the end it would bring) and sent at once; the server's answer then replaces the drawing. One the
+// network does not carry waits, can be taken back before it leaves, and goes by itself when the
+// network is back, in order, once (each form names its round; a repeat gets the sheet).
 // Only what the person submitted ever waits: typing queues nothing.
 "use strict";
 
@@ -37,7 +38,8 @@
       return false;
     }
   };
-  // A queue item is a submitted form: {page, action, number, fields, round}.
+  // A queue item is a submitted form: {page, action, number, fields, round, waited}; `waited`
+  // once the network did not carry it (« en attente »), until then it is being sent (« envoi… »).
   const here = () => read().filter((item) => item.page === page && item.round);
   const same = (a, b) => a.action === b.action && a.number === b.number;
   // A typed score as the server reads it (app/web/forms.py's score_number): a whole number, maybe
@@ -78,9 +80,13 @@
   // server drew it, so that a round taken back leaves no trace.
   function draw(focusFirst) {
     const live = document.getElementById("game");
-    const items = here();
+    let items = here();
     if (!live || (!items.length && !pristine)) return;
     pristine ??= live.cloneNode(true);
+    // A round this sheet is already past (its page left while it was on its way, recorded
+    // there or elsewhere) is not drawn again: it still goes, and the server says which.
+    const open = pristine.querySelector("#round-form [name=number]")?.value;
+    items = items.filter((item) => !open || +item.number >= +open);
     const copy = pristine.cloneNode(true);
     ending = items.length ? addWaiting(copy, items) : "";
     const active = document.activeElement?.id;
@@ -153,8 +159,9 @@
 
     const last = items.at(-1).number;
     const cancel = copy.querySelector("form[action$='/annuler']");
-    if (cancel) {
-      cancel.hidden = false;
+    // A round on its way cannot be taken back: the answer may already be recorded.
+    if (cancel) cancel.hidden = !items.at(-1).waited;
+    if (cancel?.hidden === false) {
       cancel.querySelector(".hint").textContent = fill(_("Retire la manche %(number)s, en attente : elle ne sera jamais envoyée."), { number: last });
     }
     copy.querySelector("form[action$='/retablir']")?.remove(); // it would put a round where one waits
@@ -192,7 +199,8 @@
     };
     if (!played) sheet.tBodies[0].replaceChildren(); // « Aucune manche pour l’instant. »
     items.forEach((item, index) => {
-      const row = cells(fill(_("Manche %(number)s — en attente"), { number: item.number }), rounds[index]);
+      const mark = item.waited ? _("Manche %(number)s — en attente") : _("Manche %(number)s — envoi…");
+      const row = cells(fill(mark, { number: item.number }), rounds[index]);
       row.className = "waiting";
       sheet.tBodies[0].append(row);
     });
@@ -208,6 +216,7 @@
       action: form.action,
       number: form.elements.number.value,
       round: true,
+      waited: !navigator.onLine,
       fields: [...new FormData(form)].filter(([, value]) => typeof value === "string"),
     };
     const items = read().filter((old) => !same(old, item));
@@ -252,16 +261,21 @@
 
   // A round that cannot go now: it waits, shown, and the form is for the next one.
   function submitLater(form) {
+    // A double tap: its second half hits the form drawn by the first (gone), or the next round's,
+    // still blank while the first is on its way.
+    const blank = fieldsIn(document).every((field) => !field.value.trim());
+    if (!form.isConnected || (blank && here().some((item) => !item.waited))) return;
     if (refuseUnreadable(form)) return;
     sqp.note = keep(form) ? "" : sqp.unsent;
     if (!sqp.note) {
       const messages = document.getElementById("messages"); // e.g. « Manche 8 annulée » is past
       messages?.replaceChildren();
       messages?.removeAttribute("role");
+      flush(); // first: the line then says the round is being sent
       draw(true);
+      document.getElementById("scores")?.scrollIntoView(); // the new totals, as htmx showed them
     }
     sqp.show();
-    flush();
   }
 
   // « Annuler la manche » while rounds wait: the last one leaves the queue, unsent, and the form
@@ -293,6 +307,10 @@
   // Sooner or later, but not before the server said it could take it (Retry-After, in seconds).
   function later(response) {
     clearTimeout(retryTimer);
+    if (here().some((item) => !item.waited)) {
+      write(read().map((item) => ({ ...item, waited: true })));
+      draw();
+    }
     const asked = 1000 * (+response?.headers.get("Retry-After") || 0);
     retry = Math.max(Math.min(retry * 2 || 2000, 60000), Math.min(asked, 300000));
     retryTimer = setTimeout(flush, retry);
@@ -317,7 +335,7 @@
   // typed after it here: they are the table's next rounds. It goes again once they are sent, and
   // its answer, the values back in the form for the round then open, is what stays on screen.
   async function sendAll() {
-    let sent = 0;
+    let sent = 0; // rounds of this page that had waited for the network
     const passed = new Set(); // the rounds sent again last, once each
     if (root.hasAttribute("data-offline-copy")) await refresh(); // the sheet as it stands first
     for (let item = read()[0]; item; item = read()[0]) {
@@ -329,7 +347,7 @@
       const rest = read().filter((old) => !same(old, item));
       write(rest);
       if (item.page !== page) continue;
-      sent += 1;
+      sent += item.waited ? 1 : 0;
       if (![200, 409, 422].includes(response.status)) return failed(item, response.status);
       const html = await response.text();
       const key = `${item.action} ${item.number}`;
@@ -383,15 +401,37 @@
     template.innerHTML = html;
     const fresh = template.content.getElementById("game");
     if (!old || !fresh) return;
-    if (!refused) keepTyping(old, fresh);
+    const active = document.activeElement;
+    const kept = !refused && keepTyping(old, fresh);
+    // A script of the answer (the result's share.js) runs as in htmx's swap: one parsed by a
+    // template does not.
+    for (const script of fresh.querySelectorAll("script")) {
+      const live = document.createElement("script");
+      for (const { name, value } of script.attributes) live.setAttribute(name, value);
+      live.textContent = script.textContent;
+      script.replaceWith(live);
+    }
     old.replaceWith(fresh);
     window.htmx?.process(fresh);
+    // Typing goes on where it was (the caret too); else the answer's own focus, as htmx gives
+    // it: the value to fix, the next round's first field, the result.
+    const same = kept && active?.id && old.contains(active) && document.getElementById(active.id);
+    if (same) {
+      same.focus();
+      if (active.selectionStart != null) same.setSelectionRange(active.selectionStart, active.selectionEnd);
+    } else if (refused || old.contains(active) || active === document.body || active?.matches("[role=status]")) {
+      // Where htmx's swap showed it (the form's hx-swap, HX-Reswap): the scores, or the top
+      // when the game is over (the result above them).
+      document.getElementById(fresh.querySelector(".result") ? "main" : "scores")?.scrollIntoView();
+      fresh.querySelector("[autofocus]")?.focus({ preventScroll: !!fresh.querySelector(".result") });
+    }
     sqp.remember(fresh);
     for (const extra of template.content.querySelectorAll("[id][data-hx-swap-oob]")) {
       document.getElementById(extra.id)?.replaceWith(extra); // e.g. « déjà enregistrée »
     }
     pristine = null;
     draw();
+    document.dispatchEvent(new Event("sqp:answered")); // static/app.js catches up then
   }
 
   async function refresh() {

@@ -42,7 +42,8 @@
       return [];
     }
   };
-  const waitsHere = () => queued().some((item) => item.page === page && item.round);
+  // Once waiting.js is in, a round another tab has on its way is that tab's (waiting.js's `mine`).
+  const waitsHere = () => queued().some((item) => item.page === page && item.round && (sqp.mine?.(item) ?? true));
   const isRoundForm = (form) => form instanceof HTMLFormElement && form.id === "round-form";
   const isGameForm = (form) => form instanceof HTMLFormElement && form.matches("#game form[data-hx-post]");
 

@@ -14,6 +14,7 @@
   const fill = (text, values) => text.replace(/%\((\w+)\)s/g, (match, key) => values[key]);
   const list = (items) => new Intl.ListFormat(document.documentElement.lang).format(items);
   const QUEUE = "sqp-en-attente"; // as in pwa.js
+  const TAB = "sqp-onglet"; // sessionStorage: this tab's name for the rounds it sends
   const sqp = window.sqp; // pwa.js's: the status line and what it says
   const page = location.pathname;
   const root = document.documentElement;
@@ -38,10 +39,25 @@
       return false;
     }
   };
-  // A queue item is a submitted form: {page, action, number, fields, round, waited}; `waited`
-  // once the network did not carry it (« en attente »), until then it is being sent (« envoi… »).
-  const here = () => read().filter((item) => item.page === page && item.round);
-  const same = (a, b) => a.action === b.action && a.number === b.number;
+  // A queue item is a submitted form: {page, action, number, fields, round, tab, waited};
+  // `waited` once the network did not carry it (« en attente »), until then it is being sent
+  // (« envoi… ») by the tab that kept it, the only one to draw or send it (`mine`):
+  // another tab of the phone on the game learns it from the server, as another phone would.
+  // This tab's name, kept for its life (a reload, another game's page); storage refused: this
+  // page's alone.
+  const tab = (() => {
+    const made = Math.random().toString(36).slice(2);
+    try {
+      if (!sessionStorage.getItem(TAB)) sessionStorage.setItem(TAB, made);
+      return sessionStorage.getItem(TAB);
+    } catch {
+      return made;
+    }
+  })();
+  // Rounds from before tabs were named (no `tab`) had all waited for the network.
+  const mine = (sqp.mine = (item) => item.waited || !item.tab || item.tab === tab);
+  const here = () => read().filter((item) => item.page === page && item.round && mine(item));
+  const same = (a, b) => a.action === b.action && a.number === b.number && a.tab === b.tab;
   // A typed score as the server reads it (app/web/forms.py's score_number): a whole number, maybe
   // after a minus as phones type it (« -5 », « −5 », « –5 »); blank is 0; anything else null.
   const scoreOf = (typed) => {
@@ -61,6 +77,10 @@
   // yet in the page has no form owner, hence a query.
   const fieldsIn = (part) => [...part.querySelectorAll("[data-heads]")];
   const nameOf = (row) => row.querySelector("label, .name").textContent;
+  // Something typed is on screen (as static/app.js's `typing`): the round's values, or those a
+  // refusal brought back (« Valeurs envoyées »). Another tab's change never takes them away.
+  const typing = (part) => fieldsIn(part).some((field) => field.value.trim()) || !!part.querySelector(".sent-values");
+  const showChanged = (part) => part.querySelector("[data-live-notice]")?.removeAttribute("hidden");
 
   // What the status line says of the rounds that wait (pwa.js adds the rest).
   sqp.state = () => {
@@ -77,8 +97,9 @@
   };
 
   // Show the rounds waiting for this game where rounds are. Always drawn from the page as the
-  // server drew it, so that a round taken back leaves no trace.
-  function draw(focusFirst) {
+  // server drew it, so that a round taken back leaves no trace. Drawn for another tab's change
+  // (`elsewhere`), a page with something typed that the drawing would not keep stays as it is.
+  function draw(focusFirst, elsewhere) {
     const live = document.getElementById("game");
     let items = here();
     if (!live || (!items.length && !pristine)) return;
@@ -91,6 +112,7 @@
     ending = items.length ? addWaiting(copy, items) : "";
     const active = document.activeElement?.id;
     const kept = keepTyping(live, copy);
+    if (elsewhere && !kept && typing(live)) return showChanged(live);
     live.replaceWith(copy);
     window.htmx?.process(copy);
     if (!items.length) pristine = null;
@@ -216,6 +238,7 @@
       action: form.action,
       number: form.elements.number.value,
       round: true,
+      tab,
       waited: !navigator.onLine,
       fields: [...new FormData(form)].filter(([, value]) => typeof value === "string"),
     };
@@ -226,8 +249,17 @@
   }
 
   // A score that is no whole number (« 5- », « 1.5 ») is refused beside its field, in the
-  // server's words: kept, it would count as 0 until sent, then come back refused. True if any is.
+  // server's words: kept, it would count as 0 until sent, then come back refused. So is one out
+  // of a player's range for this game (data-rules' `range`), before it is drawn as counted. What
+  // only the server knows (the deck's whole round, another phone's round) comes back from it.
+  // True if any is refused.
   function refuseUnreadable(form) {
+    const [low, high] = JSON.parse(document.querySelector("[data-rules]")?.dataset.rules || "{}").range || [-Infinity, Infinity];
+    const why = (typed) => {
+      const score = scoreOf(typed);
+      if (score === null) return fill(_("« %(typed)s » n’est pas un nombre entier."), { typed: typed.trim().slice(0, 20) });
+      return score < low || score > high ? fill(_("De %(low)s à %(high)s pour un joueur en une manche."), { low, high }) : "";
+    };
     document.querySelectorAll("[data-unreadable]").forEach((element) => element.remove());
     const fields = [...form.elements].filter((field) => field.matches("[data-heads]"));
     for (const field of fields) {
@@ -236,13 +268,13 @@
         field.removeAttribute("aria-describedby");
       }
     }
-    const wrong = fields.filter((field) => scoreOf(field.value) === null);
+    const wrong = fields.filter((field) => why(field.value));
     for (const field of wrong) {
       const id = `${field.id}-error`;
       document.getElementById(id)?.closest(".row-error")?.remove(); // the server's, of a value gone
       const row = field.closest("tr");
       const name = Object.assign(document.createElement("bdi"), { textContent: nameOf(row) });
-      const message = fill(_("« %(typed)s » n’est pas un nombre entier."), { typed: field.value.trim().slice(0, 20) });
+      const message = why(field.value);
       const [before, after] = fill(_("%(name)s : %(message)s"), { name: "\0", message }).split("\0");
       const text = Object.assign(document.createElement("p"), { className: "field-error", id });
       text.append(before, name, after);
@@ -320,7 +352,7 @@
   async function flush() {
     clearTimeout(retryTimer);
     if (sending || !navigator.onLine) return;
-    if (!read().length) return root.hasAttribute("data-offline-copy") && refresh(); // the page as it stands
+    if (!read().some(mine)) return root.hasAttribute("data-offline-copy") && refresh(); // the page as it stands
     sending = true;
     try {
       await (navigator.locks ? navigator.locks.request(QUEUE, sendAll) : sendAll());
@@ -338,7 +370,7 @@
     let sent = 0; // rounds of this page that had waited for the network
     const passed = new Set(); // the rounds sent again last, once each
     if (root.hasAttribute("data-offline-copy")) await refresh(); // the sheet as it stands first
-    for (let item = read()[0]; item; item = read()[0]) {
+    for (let item = read().find(mine); item; item = read().find(mine)) {
       const open = roundForm()?.elements.number.value;
       if (item.page === page && item.round && open && +item.number > +open) return;
       sqp.show();
@@ -351,7 +383,7 @@
       if (![200, 409, 422].includes(response.status)) return failed(item, response.status);
       const html = await response.text();
       const key = `${item.action} ${item.number}`;
-      const after = rest.some((old) => old.page === page && old.round);
+      const after = rest.some((old) => old.page === page && old.round && mine(old));
       if (response.status === 409 && after && !passed.has(key) && pastRound(html, item)) {
         passed.add(key);
         write([...rest, item]); // after the others: nothing was recorded for it
@@ -403,6 +435,10 @@
     if (!old || !fresh) return;
     const active = document.activeElement;
     const kept = !refused && keepTyping(old, fresh);
+    // Another tab's round (or a change elsewhere) while something is typed here for a round
+    // the answer no longer has open (past, or the game over): the page stays, says the game
+    // changed, and catches up once the fields are emptied or sent (static/app.js).
+    if (!refused && !kept && typing(old) && !old.querySelector(".sheet .waiting")) return showChanged(old);
     // A script of the answer (the result's share.js) runs as in htmx's swap: one parsed by a
     // template does not.
     for (const script of fresh.querySelectorAll("script")) {
@@ -445,6 +481,14 @@
   }
 
   document.addEventListener("htmx:after:swap", () => (pristine = null)); // the server's new drawing
+  // Leaving with a round on its way (a reload, the rematch): its answer is lost with the page, so
+  // it waits, for whichever tab of the game is open next (a repeat gets the sheet).
+  addEventListener("pagehide", () => {
+    const items = read();
+    if (items.some((item) => item.tab === tab && !item.waited)) {
+      write(items.map((item) => (item.tab === tab ? { ...item, waited: true } : item)));
+    }
+  });
 
   draw();
   sqp.show();
@@ -456,8 +500,8 @@
     // Something changed (the network, another tab): show it, send what can go.
     resume(elsewhere) {
       retry = 0;
-      if (!navigator.onLine) draw();
-      else if (read().length) flush();
+      if (!navigator.onLine) draw(false, elsewhere);
+      else if (read().some(mine)) flush();
       else if (elsewhere || root.hasAttribute("data-offline-copy")) refresh(); // as it now stands
       sqp.show();
     },

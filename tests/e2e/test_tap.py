@@ -116,3 +116,52 @@ def test_a_round_sent_after_another_phone_recorded_it_comes_back_for_the_next(ph
     expect(form_for(game, 2)).to_be_visible()
     for name, value in zip(NAMES, ["5", "2", "0"], strict=True):  # to check and send again
         expect(game.heads_field(name)).to_have_value(value)
+
+
+def test_a_round_one_tab_sends_leaves_what_another_tab_of_the_phone_types(phone):
+    """Two tabs of one phone on a game: the round on its way from the first is the first's to
+    draw and send; the second learns it from the server, as another phone would, and the round
+    it has typed stays, form and values, even where the first's round ends the game."""
+    context, page = phone
+    game = start(page)
+    game.play_round(NAMES, [60, 1, 2], 1)
+    second = GamePage(context.new_page())
+    second.page.goto(page.url)
+    second.heads_field("Alice").fill("7")
+    held = hold_rounds(page)
+
+    tap(game, [10, 0, 1])  # Alice past 66: the game ends
+
+    expect(being_sent(game, 2)).to_be_visible()
+    expect(game.player_row("Alice")).to_contain_text("A dépassé 66")
+    held[0].continue_()
+    expect(game.result).to_contain_text("Bruno gagne")
+    # The second tab says the game changed and keeps its round: form, value, no drawing of the
+    # first tab's round.
+    expect(second.page.get_by_role("status").filter(has_text="a changé la partie")).to_be_visible()
+    expect(second.heads_field("Alice")).to_have_value("7")
+    expect(second.validate).to_be_visible()
+    expect(being_sent(second, 2)).to_have_count(0)
+
+    second.heads_field("Alice").fill("")  # nothing typed any more: it catches up
+
+    expect(second.result).to_contain_text("Bruno gagne")
+
+
+def test_a_score_out_of_a_players_range_is_refused_beside_its_field_before_it_is_drawn(phone):
+    """3 players: at most 97 heads for one player in a round (app/rules/cards.py)."""
+    _, page = phone
+    game = start(page)
+
+    game.enter_round(NAMES, [98, 0, 1])
+
+    alice = game.heads_field("Alice")
+    expect(alice).to_have_accessible_description(re.compile("De 0 à 97"))  # not the server's
+    expect(alice).to_have_attribute("aria-invalid", "true")
+    expect(alice).to_have_value("98")
+    expect(being_sent(game, 1)).to_have_count(0)
+    expect(form_for(game, 1)).to_be_visible()
+    alice.fill("9")
+    game.validate.click()
+    expect(recorded_line(game, 1)).to_be_visible()
+    game.expect_totals({"Alice": 9, "Bruno": 0, "Chloé": 1})

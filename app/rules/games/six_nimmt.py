@@ -31,13 +31,17 @@ class SixNimmt(RoundGame):
     table_tools = True
     score_range = (0, max_heads_for_player(10))
 
+    def player_range(self, players: int, pro: bool = False) -> tuple[int, int]:
+        """Return 0 to the heads of the heaviest cards one player can take (app/rules/cards.py)."""
+        return 0, max_heads_for_player(players, pro)
+
     def check_round(
         self, typed: RoundScores, players: Sequence[str], *, pro: bool = False
     ) -> RoundScores:
         """Refuse heads outside the bounds the deck allows (app/rules/cards.py computes them)."""
         heads_taken = typed.scores
         n = len(players)
-        most_for_player = max_heads_for_player(n, pro)
+        most_for_player = self.player_range(n, pro)[1]
         most_for_round = max_heads_for_round(n, pro)
         if len(heads_taken) != n:
             raise Refusal.of(N_("Il faut %(players)s nombres de têtes, un par joueur.", players=n))

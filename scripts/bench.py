@@ -487,7 +487,11 @@ def heavy_reads(server: Server, folder: Path) -> dict[str, list[float]]:
     seed += ["--players", "5", "--rounds", "10", "--token", reader.http.cookies["appareil"]]
     environment = server_env(f"sqlite:///{folder / 'bench.sqlite'}", folder / "instance")
     subprocess.run(seed, env=environment, check=True, capture_output=True, timeout=120)
-    paths = {"statistics": "/statistiques", "JSON export": "/historique/export.json"}
+    paths = {
+        "statistics": "/statistiques",
+        "JSON export": "/historique/export.json",
+        "CSV export": "/historique/export.csv",
+    }
     times: dict[str, list[float]] = {label: [] for label in paths}
     number = 0
     for _ in range(HEAVY_SAMPLES):

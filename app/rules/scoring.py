@@ -141,11 +141,9 @@ def check_round(heads_taken: Sequence[int], players: Sequence[str], pro: bool = 
 
 def totals(rounds: Sequence[Sequence[int]], players: int) -> list[int]:
     """Return each player's total over the rounds, in seat order."""
-    sums = [0] * players
-    for heads_taken in rounds:
-        for seat, value in enumerate(heads_taken):
-            sums[seat] += value
-    return sums
+    # Column by column, in C: a third of the time of a loop over each score (statistics and
+    # exports add up 3,000 games; docs/performance.md, « Issue 47 »).
+    return [sum(column) for column in zip(*rounds, strict=True)] if rounds else [0] * players
 
 
 def lowest(totals_: Sequence[int]) -> frozenset[int]:

@@ -13,8 +13,9 @@ import io
 import json
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
+from itertools import chain
 from typing import Any, Protocol
 
 from app import rules
@@ -98,6 +99,16 @@ def export_json(games: Iterable[ExportedGame]) -> str:
     return "{\n" + "\n".join(lines) + '\n "games": [\n' + records + "\n ]\n}"
 
 
+def _inert(cell: Any) -> Any:
+    """Return a cell a spreadsheet shows as typed: a name like « =1+2 » or « @SUM(A1) » would
+    run as a formula when the file is opened."""
+    return (
+        "'" + cell
+        if isinstance(cell, str) and cell[:1] in ("=", "+", "-", "@", "\t", "\r")
+        else cell
+    )
+
+
 class _SpreadsheetWriter:
     """A CSV writer for spreadsheets: a BOM so Excel reads UTF-8, and no cell read as a formula."""
 
@@ -106,13 +117,12 @@ class _SpreadsheetWriter:
         self._writer = csv.writer(out)
 
     def writerow(self, cells: Iterable[Any]) -> None:
-        # A name like « =1+2 » or « @SUM(A1) » would run as a formula when the file is opened.
-        self._writer.writerow(
-            "'" + cell
-            if isinstance(cell, str) and cell[:1] in ("=", "+", "-", "@", "\t", "\r")
-            else cell
-            for cell in cells
-        )
+        self._writer.writerow(map(_inert, cells))
+
+    def writerows_inert(self, rows: Iterable[Sequence[Any]]) -> None:
+        """Write rows whose every text went through `_inert` already (once a game, not once a
+        cell: 3,000 games' 450,000 cells took 0.8 s of CPU checked one by one)."""
+        self._writer.writerows(rows)
 
 
 def file_name(game: ExportedGame, extension: str) -> str:
@@ -160,10 +170,17 @@ def games_csv(games: Iterable[ExportedGame], translate: Translate = str) -> str:
     ]
     header = [GAME, GAME_NAME, DATE, ROUND, *[column for pair in per_seat for column in pair]]
     writer.writerow(map(translate, header))
+    named: dict[str, str] = {}
     for game in games:
         sheet = game.scoresheet
-        said = [game.origin_id or game.public_id, _game_name(sheet.rules, translate)]
-        for number, points in enumerate(sheet.points, start=1):
-            pairs = [v for name, p in zip(sheet.players, points, strict=True) for v in (name, p)]
-            writer.writerow([*said, _iso(game.created_at), number, *pairs])
+        game_rules = sheet.rules
+        if not game_rules.title and game_rules.game.key not in named:
+            named[game_rules.game.key] = translate(game_rules.game.name)  # once a game, not a row
+        name = game_rules.title or named[game_rules.game.key]
+        said = [*map(_inert, [game.origin_id or game.public_id, name]), _iso(game.created_at)]
+        names = [_inert(name) for name in sheet.players]
+        writer.writerows_inert(
+            [*said, number, *chain.from_iterable(zip(names, points, strict=True))]
+            for number, points in enumerate(sheet.points, start=1)
+        )
     return out.getvalue()

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app import rules
+from app.rules.games import GAMES
 from app.rules.games.flip7 import FLIP7, reachable_scores
 from app.rules.games.free import FREE_GAME
 from app.rules.games.skyjo import SKYJO
@@ -261,3 +262,26 @@ def test_a_skyjo_game_played_from_its_rounds_counts_the_doubled_score():
 
     assert ended.totals == [100, 10, 5] and ended.enders == (0,)
     assert wrong.value.number == 2
+
+
+def _field_refused(game: rules.RoundGame, score: int, players: int, pro: bool) -> bool:
+    seats = tuple(f"P{seat}" for seat in range(players))
+    typed = rules.RoundScores((score, *[0] * (players - 1)), 0 if game.round_ender else None)
+    try:
+        game.check_round(typed, seats, pro=pro)
+    except rules.Refusal as refusal:
+        return 0 in refusal.fields
+    return False
+
+
+@pytest.mark.parametrize("game", GAMES.values(), ids=GAMES.keys())
+@pytest.mark.parametrize("pro", [False, True])
+def test_the_range_the_page_checks_is_the_one_each_game_refuses_beyond(game, pro):
+    """static/waiting.js refuses a score out of player_range before it draws a round: never one
+    the game takes, and the game refuses each one beyond."""
+    for players in range(game.min_players, min(game.max_players, 10) + 1):
+        low, high = game.player_range(players, pro and game.table_tools)
+        assert not _field_refused(game, low, players, pro and game.table_tools)
+        assert not _field_refused(game, high, players, pro and game.table_tools)
+        assert _field_refused(game, low - 1, players, pro and game.table_tools)
+        assert _field_refused(game, high + 1, players, pro and game.table_tools)

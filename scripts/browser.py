@@ -38,7 +38,7 @@ class Request:
 class Network:
     """The requests of one page, from Chromium's DevTools events; throttles it on demand."""
 
-    def __init__(self, page, *, throttled: bool = True) -> None:
+    def __init__(self, page, *, throttled: bool = True, rtt: int = RTT_MS) -> None:
         self.requests: dict[str, Request] = {}
         self.connections: set[int] = set()
         cdp = page.context.new_cdp_session(page)
@@ -52,7 +52,7 @@ class Network:
         ):
             cdp.on(f"Network.{event}", handler)
         cdp.send("Network.enable")
-        slow = {"latency": RTT_MS, "downloadThroughput": DOWN_BPS, "uploadThroughput": UP_BPS}
+        slow = {"latency": rtt, "downloadThroughput": DOWN_BPS, "uploadThroughput": UP_BPS}
         fast = {"latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
         conditions = {"offline": False, **(slow if throttled else fast)}
         cdp.send("Network.emulateNetworkConditions", conditions)
@@ -61,7 +61,8 @@ class Network:
         return len(self.requests)
 
     def since(self, mark: int, until: int | None = None) -> list[Request]:
-        return list(self.requests.values())[mark:until]
+        # Not a data: URL (an image of the stylesheet, drawn with the page): no network.
+        return [r for r in list(self.requests.values())[mark:until] if r.kind != "data"]
 
     def _of(self, event) -> Request:
         return self.requests.setdefault(event["requestId"], Request())  # extra info may be first
@@ -69,6 +70,8 @@ class Network:
     def _sent(self, event) -> None:
         request, sent = self._of(event), event["request"]
         request.method, request.kind = sent["method"], event.get("type", "")
+        if sent["url"].startswith("data:"):
+            request.kind = "data"
         request.path = "/" + sent["url"].split("/", 3)[-1]
         line = f"{request.method} {request.path} HTTP/1.1\r\n{sent.get('postData', '')}"
         request.line_and_body = len(line.encode())
@@ -101,9 +104,12 @@ def _header_bytes(headers: dict[str, str]) -> int:
     return sum(len(f"{name}: {value}\r\n".encode()) for name, value in headers.items()) + 2
 
 
-# Installed before each tap: the time of the tap, and of the first frame showing the totals.
-WATCH_TAP = """(expected) => {
+# Installed before each tap: the time of the tap, of the first frame showing the totals (drawn
+# at the tap, static/waiting.js), and of the first showing them confirmed (« envoi… » gone: no
+# `.waiting` left in the sheet); with `refused`, of the first showing the server's refusal.
+WATCH_TAP = """([expected, refused]) => {
   const tap = (window.benchTap = {});
+  const sending = () => document.querySelector("#game .waiting");
   const shown = () => {
     const board = [...document.querySelectorAll("table")].find(
       (table) => table.caption && table.caption.textContent.trim() === "Scores");
@@ -113,10 +119,22 @@ WATCH_TAP = """(expected) => {
   };
   document.addEventListener("click", (event) => { tap.start = event.timeStamp; },
                             { capture: true, once: true });
+  const frame = (name) => requestAnimationFrame(() => { tap[name] = performance.now(); });
   const observer = new MutationObserver(() => {
-    if (tap.start === undefined || !shown()) return;
+    if (tap.start === undefined) return;
+    if (refused) {
+      if (!document.querySelector("[role=alert]") || sending()) return;
+      observer.disconnect();
+      return frame("frame");
+    }
+    if (!shown()) return;
+    if (!tap.seen) {
+      tap.seen = true;
+      frame("drawn");
+    }
+    if (sending()) return;
     observer.disconnect();
-    requestAnimationFrame(() => { tap.frame = performance.now(); });
+    frame("frame");
   });
   observer.observe(document.body, { childList: true, subtree: true, characterData: true });
 }"""
@@ -130,7 +148,9 @@ FIRST_PAINT = """new Promise((resolve) => {
 
 @dataclass
 class Tap:
-    ms: float  # from the click to the frame that shows the new totals, as Chromium times it
+    ms: float  # from the click to the frame that shows the new totals confirmed, as Chromium times it
+    drawn_ms: float = 0.0  # … to the first frame that shows them, drawn at the tap
+    rtt: int = RTT_MS  # the network's round trip
     requests: list[Request] = field(default_factory=list)
     typing: list[Request] = field(default_factory=list)  # sent while the heads were typed
 
@@ -144,13 +164,13 @@ class Tap:
     @property
     def felt_ms(self) -> float:
         """On a real network: + a round trip per new connection, + the server's hidden time."""
-        hidden = sum(min(r.server_ms, RTT_MS) for r in self.requests)
-        return self.ms + RTT_MS * self.new_connections + hidden
+        hidden = sum(min(r.server_ms, self.rtt) for r in self.requests)
+        return self.ms + self.rtt * self.new_connections + hidden
 
     def limit_ms(self, unthrottled_ms: float) -> float:
         """What no server could beat: a round trip, the bytes, the same tap unthrottled."""
         up, down = self.bytes("up") / UP_BPS, self.bytes("down") / DOWN_BPS
-        return RTT_MS + 1000 * (up + down) + unthrottled_ms
+        return self.rtt + 1000 * (up + down) + unthrottled_ms
 
 
 def new_context(browser, url: str, cookie: dict | None, *, service_worker: bool = True):

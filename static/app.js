@@ -104,9 +104,10 @@ document.addEventListener("click", (event) => {
   const catchUp = () => {
     const game = document.getElementById("game");
     if (!game || newest <= Number(game.dataset.version) || document.hidden) return;
-    // This phone's own round is on its way: the stream may tell of it before its answer comes,
-    // which brings that version (and the next look, after its swap, any other).
-    if (game.querySelector("#round-form.htmx-request")) return;
+    // This phone's own round is on its way (drawn at the tap, static/waiting.js): the stream may
+    // tell of it before its answer comes, which brings that version (and the next look, once it
+    // is in, any other).
+    if (game.querySelector(".sheet .waiting")) return;
     if (typing()) {
       game.querySelector("[data-live-notice]")?.removeAttribute("hidden");
       return;
@@ -129,15 +130,18 @@ document.addEventListener("click", (event) => {
   // links the new one. A page being typed in stays and says the game changed: its round, once
   // sent, comes back refused with this game's end, the values kept and the link to the new game;
   // its fields emptied, it catches up to that end (the round that ended it moved `newest`).
+  // A round on its way (drawn at the tap, its fields emptied) is as good as typed: its answer
+  // stays on screen (refused, with this game's end and the link to the new one).
   stream.addEventListener("suite", (event) => {
     stream.close();
-    if (!typing()) return location.assign(event.data);
+    if (!typing() && !document.querySelector("#game .sheet .waiting")) return location.assign(event.data);
     document.querySelector("#game [data-live-notice]")?.removeAttribute("hidden");
   });
   // Fields emptied, the phone looked at again, or a round's answer in: catch up then.
   document.addEventListener("input", catchUp);
   document.addEventListener("visibilitychange", catchUp);
   document.addEventListener("htmx:after:swap", catchUp);
+  document.addEventListener("sqp:answered", catchUp);
 })();
 
 // While a round is on its way its fields are read only: what shows is what is sent (a value

@@ -1,9 +1,8 @@
 // On every page: the one line that says the network's state, the service worker, « Garder
-// l’écran allumé », and the hooks that hand a round the network did not carry to
-// static/waiting.js, which keeps it, shows it where rounds are (counted by static/tally.js) and
-// sends it when the network is back. Those two are loaded only when a round waits: a first visit
-// does not carry them (the service worker keeps a copy; without one, they are fetched once the
-// page is idle). The forms work without any of them.
+// l’écran allumé », and the hooks that hand every round submitted to static/waiting.js, which
+// draws it at the tap where rounds are (counted by static/tally.js) and sends it, now or when
+// the network is back. Those two are not part of a first visit's bytes: they are fetched once a
+// game's page is loaded (the service worker keeps a copy). The forms work without any of them.
 "use strict";
 
 (() => {
@@ -43,7 +42,8 @@
       return [];
     }
   };
-  const waitsHere = () => queued().some((item) => item.page === page && item.round);
+  // Once waiting.js is in, a round another tab has on its way is that tab's (waiting.js's `mine`).
+  const waitsHere = () => queued().some((item) => item.page === page && item.round && (sqp.mine?.(item) ?? true));
   const isRoundForm = (form) => form instanceof HTMLFormElement && form.id === "round-form";
   const isGameForm = (form) => form instanceof HTMLFormElement && form.matches("#game form[data-hx-post]");
 
@@ -120,11 +120,14 @@
   }
 
   document.addEventListener("htmx:before:request", (event) => {
-    // Rounds wait for this game: a round goes after them; « Annuler la manche » takes the last back.
+    // Every round is drawn at the tap, then sent (waiting.js: one path, network or not). Rounds
+    // wait for this game: « Annuler la manche » takes the last back.
     const form = event.detail.ctx?.sourceElement;
-    if (!isGameForm(form) || !waitsHere()) return;
+    if (!isRoundForm(form) && !(isGameForm(form) && waitsHere())) return;
     event.preventDefault();
-    withWaiting((module) => module.submitted(form));
+    // After htmx is done with the request it was asked for (its button disabled meanwhile would
+    // be drawn so in the form for the next round).
+    setTimeout(() => withWaiting((module) => module.submitted(form)));
   });
 
   // After htmx is done with the request (it enables the form again then), not inside it.
@@ -181,9 +184,9 @@
   if (game) {
     if (!root.hasAttribute("data-offline-copy")) remember(game);
     screenSwitch();
-    // No service worker to keep waiting.js (plain HTTP on a LAN): fetched now, while there is a
-    // network, for the first round that has to wait.
-    if (!worker && document.getElementById("round-form")) addEventListener("load", () => withWaiting(() => {}));
+    // Fetched once the page is loaded (the service worker's copy after that): the first round is
+    // drawn at its tap, and a round that has to wait finds it without a network.
+    if (document.getElementById("round-form")) addEventListener("load", () => withWaiting(() => {}));
   }
   showState();
   resume();

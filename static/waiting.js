@@ -1,7 +1,8 @@
-// Rounds that wait for the network, loaded by static/pwa.js when one has to: each submitted
-// round is kept in storage, shown where rounds are (its own line in « Manches », counted in
-// « Scores », the end it would bring), can be taken back before it leaves, and goes by itself
-// when the network is back, in order, once (each form names its round; a repeat gets the sheet).
+// Every round submitted, loaded by static/pwa.js once a game's page is loaded: each is kept in
+// storage, drawn at the tap where rounds are (its own line in « Manches », counted in « Scores »,
+// the end it would bring) and sent at once; the server's answer then replaces the drawing. One the
+// network does not carry waits, can be taken back before it leaves, and goes by itself when the
+// network is back, in order, once (each form names its round; a repeat gets the sheet).
 // Only what the person submitted ever waits: typing queues nothing.
 "use strict";
 
@@ -13,6 +14,7 @@
   const fill = (text, values) => text.replace(/%\((\w+)\)s/g, (match, key) => values[key]);
   const list = (items) => new Intl.ListFormat(document.documentElement.lang).format(items);
   const QUEUE = "sqp-en-attente"; // as in pwa.js
+  const TAB = "sqp-onglet"; // sessionStorage: this tab's name for the rounds it sends
   const sqp = window.sqp; // pwa.js's: the status line and what it says
   const page = location.pathname;
   const root = document.documentElement;
@@ -40,9 +42,25 @@
       return false;
     }
   };
-  // A queue item is a submitted form: {page, action, number, fields, round}.
-  const here = () => read().filter((item) => item.page === page && item.round);
-  const same = (a, b) => a.action === b.action && a.number === b.number;
+  // A queue item is a submitted form: {page, action, number, fields, round, tab, waited};
+  // `waited` once the network did not carry it (« en attente »), until then it is being sent
+  // (« envoi… ») by the tab that kept it, the only one to draw or send it (`mine`):
+  // another tab of the phone on the game learns it from the server, as another phone would.
+  // This tab's name, kept for its life (a reload, another game's page); storage refused: this
+  // page's alone.
+  const tab = (() => {
+    const made = Math.random().toString(36).slice(2);
+    try {
+      if (!sessionStorage.getItem(TAB)) sessionStorage.setItem(TAB, made);
+      return sessionStorage.getItem(TAB);
+    } catch {
+      return made;
+    }
+  })();
+  // Rounds from before tabs were named (no `tab`) had all waited for the network.
+  const mine = (sqp.mine = (item) => item.waited || !item.tab || item.tab === tab);
+  const here = () => read().filter((item) => item.page === page && item.round && mine(item));
+  const same = (a, b) => a.action === b.action && a.number === b.number && a.tab === b.tab;
   // A typed score as the server reads it (app/web/forms.py's score_number): a whole number, maybe
   // after a minus as phones type it (« -5 », « −5 », « –5 »); blank is 0; anything else null.
   const scoreOf = (typed) => {
@@ -62,6 +80,10 @@
   // yet in the page has no form owner, hence a query.
   const fieldsIn = (part) => [...part.querySelectorAll("[data-score]")];
   const nameOf = (row) => row.querySelector("label, .name").textContent;
+  // Something typed is on screen (as static/app.js's `typing`): the round's values, or those a
+  // refusal brought back (« Valeurs envoyées »). Another tab's change never takes them away.
+  const typing = (part) => fieldsIn(part).some((field) => field.value.trim()) || !!part.querySelector(".sent-values");
+  const showChanged = (part) => part.querySelector("[data-live-notice]")?.removeAttribute("hidden");
 
   // What the status line says of the rounds that wait (pwa.js adds the rest).
   sqp.state = () => {
@@ -78,16 +100,22 @@
   };
 
   // Show the rounds waiting for this game where rounds are. Always drawn from the page as the
-  // server drew it, so that a round taken back leaves no trace.
-  function draw(focusFirst) {
+  // server drew it, so that a round taken back leaves no trace. Drawn for another tab's change
+  // (`elsewhere`), a page with something typed that the drawing would not keep stays as it is.
+  function draw(focusFirst, elsewhere) {
     const live = document.getElementById("game");
-    const items = here();
+    let items = here();
     if (!live || (!items.length && !pristine)) return;
     pristine ??= live.cloneNode(true);
+    // A round this sheet is already past (its page left while it was on its way, recorded
+    // there or elsewhere) is not drawn again: it still goes, and the server says which.
+    const open = pristine.querySelector("#round-form [name=number]")?.value;
+    items = items.filter((item) => !open || +item.number >= +open);
     const copy = pristine.cloneNode(true);
     ending = items.length ? addWaiting(copy, items) : "";
     const active = document.activeElement?.id;
     const kept = keepTyping(live, copy);
+    if (elsewhere && !kept && typing(live)) return showChanged(live);
     live.replaceWith(copy);
     window.htmx?.process(copy);
     if (!items.length) pristine = null;
@@ -156,8 +184,9 @@
 
     const last = items.at(-1).number;
     const cancel = copy.querySelector("form[action$='/annuler']");
-    if (cancel) {
-      cancel.hidden = false;
+    // A round on its way cannot be taken back: the answer may already be recorded.
+    if (cancel) cancel.hidden = !items.at(-1).waited;
+    if (cancel?.hidden === false) {
       cancel.querySelector(".hint").textContent = fill(_("Retire la manche %(number)s, en attente : elle ne sera jamais envoyée."), { number: last });
     }
     copy.querySelector("form[action$='/retablir']")?.remove(); // it would put a round where one waits
@@ -195,7 +224,8 @@
     };
     if (!played) sheet.tBodies[0].replaceChildren(); // « Aucune manche pour l’instant. »
     items.forEach((item, index) => {
-      const row = cells(fill(_("Manche %(number)s — en attente"), { number: item.number }), rounds[index]);
+      const mark = item.waited ? _("Manche %(number)s — en attente") : _("Manche %(number)s — envoi…");
+      const row = cells(fill(mark, { number: item.number }), rounds[index]);
       row.className = "waiting";
       sheet.tBodies[0].append(row);
     });
@@ -211,6 +241,8 @@
       action: form.action,
       number: form.elements.number.value,
       round: true,
+      tab,
+      waited: !navigator.onLine,
       fields: [...new FormData(form)].filter(([, value]) => typeof value === "string"),
     };
     const items = read().filter((old) => !same(old, item));
@@ -220,8 +252,17 @@
   }
 
   // A score that is no whole number (« 5- », « 1.5 ») is refused beside its field, in the
-  // server's words: kept, it would count as 0 until sent, then come back refused. True if any is.
+  // server's words: kept, it would count as 0 until sent, then come back refused. So is one out
+  // of a player's range for this game (data-rules' `range`), before it is drawn as counted. What
+  // only the server knows (the deck's whole round, another phone's round) comes back from it.
+  // True if any is refused.
   function refuseUnreadable(form) {
+    const [low, high] = JSON.parse(document.querySelector("[data-rules]")?.dataset.rules || "{}").range || [-Infinity, Infinity];
+    const why = (typed) => {
+      const score = scoreOf(typed);
+      if (score === null) return fill(_("« %(typed)s » n’est pas un nombre entier."), { typed: typed.trim().slice(0, 20) });
+      return score < low || score > high ? fill(_("De %(low)s à %(high)s pour un joueur en une manche."), { low, high }) : "";
+    };
     document.querySelectorAll("[data-unreadable]").forEach((element) => element.remove());
     const fields = [...form.elements].filter((field) => field.matches("[data-score]"));
     for (const field of fields) {
@@ -230,13 +271,13 @@
         field.removeAttribute("aria-describedby");
       }
     }
-    const wrong = fields.filter((field) => scoreOf(field.value) === null);
+    const wrong = fields.filter((field) => why(field.value));
     for (const field of wrong) {
       const id = `${field.id}-error`;
       document.getElementById(id)?.closest(".row-error")?.remove(); // the server's, of a value gone
       const row = field.closest("tr");
       const name = Object.assign(document.createElement("bdi"), { textContent: nameOf(row) });
-      const message = fill(_("« %(typed)s » n’est pas un nombre entier."), { typed: field.value.trim().slice(0, 20) });
+      const message = why(field.value);
       const [before, after] = fill(_("%(name)s : %(message)s"), { name: "\0", message }).split("\0");
       const text = Object.assign(document.createElement("p"), { className: "field-error", id });
       text.append(before, name, after);
@@ -255,16 +296,21 @@
 
   // A round that cannot go now: it waits, shown, and the form is for the next one.
   function submitLater(form) {
+    // A double tap: its second half hits the form drawn by the first (gone), or the next round's,
+    // still blank while the first is on its way.
+    const blank = fieldsIn(document).every((field) => !field.value.trim());
+    if (!form.isConnected || (blank && here().some((item) => !item.waited))) return;
     if (refuseUnreadable(form)) return;
     sqp.note = keep(form) ? "" : sqp.unsent;
     if (!sqp.note) {
       const messages = document.getElementById("messages"); // e.g. « Manche 8 annulée » is past
       messages?.replaceChildren();
       messages?.removeAttribute("role");
+      flush(); // first: the line then says the round is being sent
       draw(true);
+      document.getElementById("scores")?.scrollIntoView(); // the new totals, as htmx showed them
     }
     sqp.show();
-    flush();
   }
 
   // « Annuler la manche » while rounds wait: the last one leaves the queue, unsent, and the form
@@ -296,6 +342,10 @@
   // Sooner or later, but not before the server said it could take it (Retry-After, in seconds).
   function later(response) {
     clearTimeout(retryTimer);
+    if (here().some((item) => !item.waited)) {
+      write(read().map((item) => ({ ...item, waited: true })));
+      draw();
+    }
     const asked = 1000 * (+response?.headers.get("Retry-After") || 0);
     retry = Math.max(Math.min(retry * 2 || 2000, 60000), Math.min(asked, 300000));
     retryTimer = setTimeout(flush, retry);
@@ -305,7 +355,7 @@
   async function flush() {
     clearTimeout(retryTimer);
     if (sending || !navigator.onLine) return;
-    if (!read().length) return root.hasAttribute("data-offline-copy") && refresh(); // the page as it stands
+    if (!read().some(mine)) return root.hasAttribute("data-offline-copy") && refresh(); // the page as it stands
     sending = true;
     try {
       await (navigator.locks ? navigator.locks.request(QUEUE, sendAll) : sendAll());
@@ -320,10 +370,10 @@
   // typed after it here: they are the table's next rounds. It goes again once they are sent, and
   // its answer, the values back in the form for the round then open, is what stays on screen.
   async function sendAll() {
-    let sent = 0;
+    let sent = 0; // rounds of this page that had waited for the network
     const passed = new Set(); // the rounds sent again last, once each
     if (root.hasAttribute("data-offline-copy")) await refresh(); // the sheet as it stands first
-    for (let item = read()[0]; item; item = read()[0]) {
+    for (let item = read().find(mine); item; item = read().find(mine)) {
       const open = roundForm()?.elements.number.value;
       if (item.page === page && item.round && open && +item.number > +open) return;
       sqp.show();
@@ -332,11 +382,11 @@
       const rest = read().filter((old) => !same(old, item));
       write(rest);
       if (item.page !== page) continue;
-      sent += 1;
+      sent += item.waited ? 1 : 0;
       if (![200, 409, 422].includes(response.status)) return failed(item, response.status);
       const html = await response.text();
       const key = `${item.action} ${item.number}`;
-      const after = rest.some((old) => old.page === page && old.round);
+      const after = rest.some((old) => old.page === page && old.round && mine(old));
       if (response.status === 409 && after && !passed.has(key) && pastRound(html, item)) {
         passed.add(key);
         write([...rest, item]); // after the others: nothing was recorded for it
@@ -386,15 +436,41 @@
     template.innerHTML = html;
     const fresh = template.content.getElementById("game");
     if (!old || !fresh) return;
-    if (!refused) keepTyping(old, fresh);
+    const active = document.activeElement;
+    const kept = !refused && keepTyping(old, fresh);
+    // Another tab's round (or a change elsewhere) while something is typed here for a round
+    // the answer no longer has open (past, or the game over): the page stays, says the game
+    // changed, and catches up once the fields are emptied or sent (static/app.js).
+    if (!refused && !kept && typing(old) && !old.querySelector(".sheet .waiting")) return showChanged(old);
+    // A script of the answer (the result's share.js) runs as in htmx's swap: one parsed by a
+    // template does not.
+    for (const script of fresh.querySelectorAll("script")) {
+      const live = document.createElement("script");
+      for (const { name, value } of script.attributes) live.setAttribute(name, value);
+      live.textContent = script.textContent;
+      script.replaceWith(live);
+    }
     old.replaceWith(fresh);
     window.htmx?.process(fresh);
+    // Typing goes on where it was (the caret too); else the answer's own focus, as htmx gives
+    // it: the value to fix, the next round's first field, the result.
+    const same = kept && active?.id && old.contains(active) && document.getElementById(active.id);
+    if (same) {
+      same.focus();
+      if (active.selectionStart != null) same.setSelectionRange(active.selectionStart, active.selectionEnd);
+    } else if (refused || old.contains(active) || active === document.body || active?.matches("[role=status]")) {
+      // Where htmx's swap showed it (the form's hx-swap, HX-Reswap): the scores, or the top
+      // when the game is over (the result above them).
+      document.getElementById(fresh.querySelector(".result") ? "main" : "scores")?.scrollIntoView();
+      fresh.querySelector("[autofocus]")?.focus({ preventScroll: !!fresh.querySelector(".result") });
+    }
     sqp.remember(fresh);
     for (const extra of template.content.querySelectorAll("[id][data-hx-swap-oob]")) {
       document.getElementById(extra.id)?.replaceWith(extra); // e.g. « déjà enregistrée »
     }
     pristine = null;
     draw();
+    document.dispatchEvent(new Event("sqp:answered")); // static/app.js catches up then
   }
 
   async function refresh() {
@@ -408,6 +484,14 @@
   }
 
   document.addEventListener("htmx:after:swap", () => (pristine = null)); // the server's new drawing
+  // Leaving with a round on its way (a reload, the rematch): its answer is lost with the page, so
+  // it waits, for whichever tab of the game is open next (a repeat gets the sheet).
+  addEventListener("pagehide", () => {
+    const items = read();
+    if (items.some((item) => item.tab === tab && !item.waited)) {
+      write(items.map((item) => (item.tab === tab ? { ...item, waited: true } : item)));
+    }
+  });
 
   draw();
   sqp.show();
@@ -419,8 +503,8 @@
     // Something changed (the network, another tab): show it, send what can go.
     resume(elsewhere) {
       retry = 0;
-      if (!navigator.onLine) draw();
-      else if (read().length) flush();
+      if (!navigator.onLine) draw(false, elsewhere);
+      else if (read().some(mine)) flush();
       else if (elsewhere || root.hasAttribute("data-offline-copy")) refresh(); // as it now stands
       sqp.show();
     },

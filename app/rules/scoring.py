@@ -149,11 +149,9 @@ class GameRules:
 
 def totals(rounds: Sequence[Sequence[int]], players: int) -> list[int]:
     """Return each player's total over the rounds, in seat order."""
-    sums = [0] * players
-    for points in rounds:
-        for seat, value in enumerate(points):
-            sums[seat] += value
-    return sums
+    # Column by column, in C: a third of the time of a loop over each score (statistics and
+    # exports add up 3,000 games; docs/performance.md, « Issue 47 »).
+    return [sum(column) for column in zip(*rounds, strict=True)] if rounds else [0] * players
 
 
 def best_seats(totals_: Sequence[int], best: Best) -> frozenset[int]:

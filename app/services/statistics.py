@@ -131,9 +131,11 @@ def player_stats(sheets: Iterable[Scoresheet], best: Best = Best.LOWEST) -> list
             stats.worst_total = (
                 total if stats.worst_total is None else worse(stats.worst_total, total)
             )
-            stats.worst_round = worse(
-                scored if stats.worst_round is None else [stats.worst_round, *scored]
-            )
+            if scored:
+                worst = worse(scored)
+                stats.worst_round = (
+                    worst if stats.worst_round is None else worse(stats.worst_round, worst)
+                )
             stats.zero_rounds += scored.count(0)
             stats.crossings += seat in sheet.crossers
     return list(by_name.values())

@@ -47,10 +47,17 @@ def total_of(seat: int, sheet: Scoresheet) -> int:
 
 def offline_counting(sheet: Scoresheet) -> dict[str, object]:
     """Return what the page carries for static/tally.js and static/waiting.js to count and show
-    the rounds that wait for the network as the server will: the rules' values, and the rows'
-    warnings in the page's language (the script words no rule)."""
+    the rounds that wait for the network as the server will: the rules' values, the rows'
+    warnings in the page's language (the script words no rule), and a player's range of scores
+    in a round, checked before a round is drawn."""
     warnings = [translate(warning) for warning in offline_warnings(sheet.rules)]
-    return {**offline_rules(sheet.rules, len(sheet.rounds)), "warnings": warnings}
+    rules = sheet.rules
+    score_range = rules.game.player_range(len(sheet.players), rules.variants)
+    return {
+        **offline_rules(rules, len(sheet.rounds)),
+        "warnings": warnings,
+        "range": list(score_range),
+    }
 
 
 def after_colon(message: str) -> str:

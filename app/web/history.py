@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
@@ -111,7 +112,17 @@ def _kept(key: tuple[Any, ...], compute: Callable[[], T]) -> T:
     if key in _KEPT:
         _KEPT.move_to_end(key)
         return cast(T, _KEPT[key])
-    value = _KEPT[key] = compute()
+    # A first reading of a long history makes a few hundred thousand objects (each game's sheet,
+    # its totals, the rows out), none of them in a reference cycle: the cycle collector, run
+    # again and again over them as they are made, took about 100 ms of the 250 ms of a first
+    # reading of 3,000 games (docs/performance.md, « Issue 47 »). Paused while they are made.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        value = _KEPT[key] = compute()
+    finally:
+        if collecting:
+            gc.enable()
     while len(_KEPT) > KEPT:
         _KEPT.popitem(last=False)
     return value

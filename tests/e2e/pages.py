@@ -238,7 +238,7 @@ class GamePage(Screen):
         self, names: Sequence[str], heads: Sequence[int], number: int
     ) -> None:
         self.type_round_with_keyboard(names, heads)
-        expect(self.round_line(number)).to_be_visible()
+        self.expect_round_recorded(number)
 
     def enter_round(self, names: Sequence[str], heads: Sequence[int | str]) -> None:
         """Fill every field and press « Valider la manche » (what works with or without JavaScript)."""
@@ -248,7 +248,12 @@ class GamePage(Screen):
 
     def play_round(self, names: Sequence[str], heads: Sequence[int], number: int) -> None:
         self.enter_round(names, heads)
+        self.expect_round_recorded(number)
+
+    def expect_round_recorded(self, number: int) -> None:
+        """The round's line, drawn at the tap « envoi… » (with JavaScript), confirmed by the server."""
         expect(self.round_line(number)).to_be_visible()
+        expect(self.sheet.get_by_role("rowheader", name=re.compile("envoi…"))).to_have_count(0)
 
     def cancel_last_round(self) -> None:
         self.cancel.click()

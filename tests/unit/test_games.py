@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app import rules
+from app.rules.games import GAMES
 from app.rules.games.flip7 import FLIP7, reachable_scores
 from app.rules.games.free import FREE_GAME
 from app.rules.games.six_nimmt import SIX_NIMMT
@@ -281,3 +282,29 @@ def test_a_game_whose_points_are_not_its_scores_names_a_rule_the_page_script_hol
         assert game.offline_points is None
     else:
         assert game.offline_points in named
+
+
+def _field_refused(
+    game: rules.RoundGame, score: int, players: int, variants: frozenset[str]
+) -> bool:
+    seats = tuple(f"P{seat}" for seat in range(players))
+    typed = rules.RoundScores((score, *[0] * (players - 1)), 0 if game.round_ender else None)
+    try:
+        game.check_round(typed, seats, variants)
+    except rules.Refusal as refusal:
+        return 0 in refusal.fields
+    return False
+
+
+@pytest.mark.parametrize("game", GAMES.values(), ids=GAMES.keys())
+@pytest.mark.parametrize("with_variants", [False, True])
+def test_the_range_the_page_checks_is_the_one_each_game_refuses_beyond(game, with_variants):
+    """static/waiting.js refuses a score out of player_range before it draws a round: never one
+    the game takes, and the game refuses each one beyond (with its variants, too: the pro deck)."""
+    variants = frozenset(variant.key for variant in game.variants) if with_variants else frozenset()
+    for players in range(game.min_players, min(game.max_players, 10) + 1):
+        low, high = game.player_range(players, variants)
+        assert not _field_refused(game, low, players, variants)
+        assert not _field_refused(game, high, players, variants)
+        assert _field_refused(game, low - 1, players, variants)
+        assert _field_refused(game, high + 1, players, variants)

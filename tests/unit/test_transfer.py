@@ -782,11 +782,16 @@ def test_a_game_as_csv_has_a_row_per_round_and_a_column_per_player():
 
 
 def test_names_with_commas_and_quotes_survive_the_csv():
-    names = ["Dupont, Marie", 'Le "Boss"', "Zoé\u00a0B"]
+    names = ["Dupont, Marie", 'Le "Boss"', "Zoé\u00a0B", "{0} {}"]
 
-    rows = read_csv(game_csv(make_game(names, [[1, 2, 3]])))
+    rows = read_csv(game_csv(make_game(names, [[1, 2, 3, 4]])))
+    every = read_csv(games_csv([make_game(names, [[1, 2, 3, 4], [5, 6, 7, 8]])]))
 
     assert rows[1][1:] == names
+    assert [row[4:] for row in every[1:]] == [
+        ["Dupont, Marie", "1", 'Le "Boss"', "2", "Zoé\u00a0B", "3", "{0} {}", "4"],
+        ["Dupont, Marie", "5", 'Le "Boss"', "6", "Zoé\u00a0B", "7", "{0} {}", "8"],
+    ]
 
 
 def test_all_games_as_csv_have_a_row_per_round_with_name_and_heads_pairs():

@@ -194,6 +194,12 @@ class RoundGame(abc.ABC):
         """Return how near `limit` a total is when its row says so (most games: close_to_end)."""
         return self.close_to_end
 
+    def player_range(self, players: int, variants: frozenset[str] = frozenset()) -> tuple[int, int]:
+        """Return the lowest and highest score one player may have in a round at this table:
+        the page refuses others before it draws the round (static/waiting.js); check_round
+        refuses them with the game's own words."""
+        return self.score_range
+
     def points(self, typed: RoundScores) -> tuple[int, ...]:
         """Return the points each player scores for a round as typed (most games: the scores)."""
         return typed.scores

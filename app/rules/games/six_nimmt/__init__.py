@@ -74,13 +74,17 @@ class SixNimmt(RoundGame):
     rows = ROWS
     row_length = ROW_LENGTH
 
+    def player_range(self, players: int, variants: frozenset[str] = frozenset()) -> tuple[int, int]:
+        """Return 0 to the heads of the heaviest cards one player can take (cards.py)."""
+        return 0, max_heads_for_player(players, pro_deck(variants))
+
     def check_round(
         self, typed: RoundScores, players: Sequence[str], variants: frozenset[str] = frozenset()
     ) -> RoundScores:
         """Refuse heads outside the bounds the deck allows (cards.py computes them)."""
         heads_taken, pro = typed.scores, pro_deck(variants)
         n = len(players)
-        most_for_player = max_heads_for_player(n, pro)
+        most_for_player = self.player_range(n, variants)[1]
         most_for_round = max_heads_for_round(n, pro)
         if len(heads_taken) != n:
             raise Refusal.of(N_("Il faut %(players)s nombres de têtes, un par joueur.", players=n))

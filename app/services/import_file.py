@@ -14,15 +14,30 @@ from typing import Any
 
 from app import rules
 from app.rules import N_, Message
+from app.rules.sheet import MAX_ROUNDS
+from app.services import story
 from app.services.transfer import (
     EARLIEST_DATE,
     FORMAT,
     LONGEST_NUMBER,
     MAX_ERRORS_SHOWN,
     MAX_GAMES,
+    MAX_PHONE_NUMBER,
     MAX_ROUNDS_IN_FILE,
+    MAX_STORY_ENTRIES,
     VERSION,
 )
+
+
+@dataclass(frozen=True)
+class ImportedEntry:
+    """An entry of a game's story as the file tells it (its phone by number)."""
+
+    at: datetime
+    phone: int
+    kind: str
+    round: int | None
+    change: dict[str, Any] | None
 
 
 @dataclass(frozen=True)
@@ -30,12 +45,13 @@ class ImportedGame:
     origin_id: str
     created_at: datetime
     sheet: rules.Scoresheet
+    story: tuple[ImportedEntry, ...] = ()  # oldest first; none in files from before stories
 
 
-def _parse_time(value: Any) -> datetime:
+def _parse_time(value: Any, absent: Message | None = None) -> datetime:
     """Return a creation date as stored (UTC, naive), within the years the counter can have seen."""
     if not isinstance(value, str) or not value.strip():
-        raise rules.Refusal.of(N_("date de création absente"))
+        raise rules.Refusal.of(absent or N_("date de création absente"))
     try:
         moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
         if moment.tzinfo is not None:
@@ -185,7 +201,69 @@ def _parse_game(raw: Any) -> ImportedGame:
         raise rules.Refusal.of(
             N_("manche %(number)s : %(why)s", number=wrong.number, why=wrong.said())
         ) from wrong
-    return ImportedGame(origin, created, sheet)
+    return ImportedGame(origin, created, sheet, _parse_story(raw.get("story", []), len(players)))
+
+
+def _parse_story(raw: Any, players: int) -> tuple[ImportedEntry, ...]:
+    """Return a game's story as the file tells it, or raise rules.Refusal saying what is wrong
+    (« le fil de la partie », entry by entry)."""
+    if not isinstance(raw, list) or len(raw) > MAX_STORY_ENTRIES:
+        raise rules.Refusal.of(
+            N_(
+                "« story » : une liste de %(most)s changements au plus",
+                most=MAX_STORY_ENTRIES,
+            )
+        )
+    told = []
+    for number, entry in enumerate(raw, start=1):
+        try:
+            told.append(_parse_entry(entry, players))
+        except rules.Refusal as refusal:
+            why = refusal.said()
+            raise rules.Refusal.of(
+                N_("« story », changement %(number)s : %(why)s", number=number, why=why)
+            ) from refusal
+    return tuple(told)
+
+
+def _parse_entry(raw: Any, players: int) -> ImportedEntry:
+    if not isinstance(raw, dict):
+        raise rules.Refusal.of(N_("ce n’est pas un changement"))
+    at = _parse_time(raw.get("at"), N_("date absente"))
+    phone, kind, number = raw.get("phone"), raw.get("kind"), raw.get("round")
+    if not _whole(phone) or not 1 <= phone <= MAX_PHONE_NUMBER:
+        raise rules.Refusal.of(N_("« phone » : un numéro de 1 à %(most)s", most=MAX_PHONE_NUMBER))
+    if not isinstance(kind, str) or kind not in story.KINDS:
+        raise rules.Refusal.of(N_("« kind » inconnu (%(kind)s)", kind=_as_written(kind)))
+    if number is not None and (not _whole(number) or not 1 <= number <= MAX_ROUNDS):
+        raise rules.Refusal.of(
+            N_("« round » : un numéro de manche de 1 à %(most)s", most=MAX_ROUNDS)
+        )
+    change = raw.get("change")
+    if change is not None and not _fits(change, players):
+        raise rules.Refusal.of(
+            N_(
+                "« change » : des scores (un entier par joueur) et des places (à partir de 0), "
+                "rien d’autre"
+            )
+        )
+    return ImportedEntry(at, phone, kind, number, change or None)
+
+
+def _fits(change: Any, players: int) -> bool:
+    """Whether a story entry's `change` holds only what app/services/story.py writes: lists of
+    one whole score per player, and seats at the table (or null)."""
+    if not isinstance(change, dict) or not set(change) <= {*story.SCORE_KEYS, *story.SEAT_KEYS}:
+        return False
+    for key, value in change.items():
+        if key in story.SCORE_KEYS:
+            if not isinstance(value, list) or len(value) != players:
+                return False
+            if not all(_whole(score) for score in value):
+                return False
+        elif value is not None and (not _whole(value) or not 0 <= value < players):
+            return False
+    return True
 
 
 def _as_written(value: Any) -> str:

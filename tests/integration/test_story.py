@@ -9,8 +9,15 @@ import json
 
 import pytest
 
-from .actions import cancel_round, game_page, game_url, new_device, play_round, play_rounds
-from .actions import start_game
+from .actions import (
+    cancel_round,
+    game_page,
+    game_url,
+    new_device,
+    play_round,
+    play_rounds,
+    start_game,
+)
 from .html import Element, link, parse
 from .test_table import invite, join
 
@@ -122,5 +129,106 @@ def exported(client, public_id: str) -> dict:
 
 
 def import_file(client, document: dict):
-    data = {"file": (io.BytesIO(json.dumps(document).encode()), "export.json")}
+    data = {"fichier": (io.BytesIO(json.dumps(document).encode()), "parties.json")}
     return client.post("/historique/import", data=data, content_type="multipart/form-data")
+
+
+def imported_game(client) -> str:
+    """The public id of the one game this phone has (its history's first link to a game)."""
+    history = parse(client.get("/historique").data)
+    links = [a.get("href") for a in history.find_all("a") if (a.get("href") or "").count("/") == 2]
+    games = [href for href in links if href.startswith("/parties/") and href != "/parties/nouvelle"]
+    assert games, history.text
+    return games[0].removeprefix("/parties/")
+
+
+@pytest.mark.storage  # stored in bulk, by COPY on PostgreSQL
+def test_the_story_goes_with_the_game_to_another_phone(app, client):
+    public_id = start_game(client, NAMES)
+    play_rounds(client, public_id, [1, 2, 3], [4, 5, 6])
+    cancel_round(client, public_id, 2)
+    document = exported(client, public_id)
+    other = new_device(app)
+
+    assert import_file(other, document).status_code == 303
+    told = entries(story_page(other, imported_game(other)))
+
+    assert [entry["kind"] for entry in document["games"][0]["story"]] == [
+        "recorded",
+        "recorded",
+        "cancelled",
+    ]
+    assert "device" not in json.dumps(document)  # phones by number only
+    assert told[0].startswith("Partie importée") and told[0].endswith("· ce téléphone")
+    assert told[1].startswith("Manche 2 annulée")
+    assert all(entry.endswith("· téléphone 1, avant l’import") for entry in told[1:])
+    assert len(told) == 4
+
+
+@pytest.mark.storage
+def test_rounds_played_on_elsewhere_and_imported_are_told(app, client):
+    public_id = start_game(client, NAMES)
+    play_rounds(client, public_id, [1, 2, 3])
+    other = new_device(app)
+    import_file(other, exported(client, public_id))
+    play_rounds(client, public_id, [4, 5, 6], [7, 8, 9])
+
+    assert import_file(other, exported(client, public_id)).status_code == 303
+    told = entries(story_page(other, imported_game(other)))
+
+    assert told[0].startswith("Manches importées, jusqu’à la manche 3")
+    assert told[0].endswith("· ce téléphone") and len(told) == 3
+
+
+def test_a_file_from_before_stories_imports_with_its_import_told(app, client):
+    public_id = start_game(client, NAMES)
+    play_rounds(client, public_id, [1, 2, 3])
+    document = exported(client, public_id)
+    del document["games"][0]["story"]
+    other = new_device(app)
+
+    assert import_file(other, document).status_code == 303
+    told = entries(story_page(other, imported_game(other)))
+
+    assert len(told) == 1 and told[0].startswith("Partie importée")
+
+
+HOSTILE = {
+    "not a list": "everything",
+    "not an entry": [42],
+    "an unknown kind": [{"at": "2026-11-29T19:05:00Z", "phone": 1, "kind": "<script>"}],
+    "a phone by device": [{"at": "2026-11-29T19:05:00Z", "phone": "abc", "kind": "recorded"}],
+    "a date from the future": [{"at": "2999-01-01T00:00:00Z", "phone": 1, "kind": "recorded"}],
+    "a round out of bounds": [
+        {"at": "2026-11-29T19:05:00Z", "phone": 1, "kind": "recorded", "round": 10**6}
+    ],
+    "a seat nobody sits in": [
+        {"at": "2026-11-29T19:05:00Z", "phone": 1, "kind": "dealer", "change": {"seat": 7}}
+    ],
+    "scores of text": [
+        {
+            "at": "2026-11-29T19:05:00Z",
+            "phone": 1,
+            "kind": "edited",
+            "change": {"scores": ["a", "b", "c"]},
+        }
+    ],
+    "an unknown key": [
+        {"at": "2026-11-29T19:05:00Z", "phone": 1, "kind": "edited", "change": {"x": [1]}}
+    ],
+    "too many entries": [{"at": "2026-11-29T19:05:00Z", "phone": 1, "kind": "rematch"}] * 2001,
+}
+
+
+@pytest.mark.parametrize("story", HOSTILE.values(), ids=HOSTILE)
+def test_a_hostile_story_is_refused_and_stores_nothing(app, client, story):
+    public_id = start_game(client, NAMES)
+    document = exported(client, public_id)
+    document["games"][0]["story"] = story
+    other = new_device(app)
+
+    response = import_file(other, document)
+
+    assert response.status_code == 422
+    assert "story" in parse(response.data).find(role="alert").text
+    assert other.get("/historique").status_code == 200

@@ -230,7 +230,8 @@ def _parse_entry(raw: Any, players: int) -> ImportedEntry:
     if not isinstance(raw, dict):
         raise rules.Refusal.of(N_("ce n’est pas un changement"))
     at = _parse_time(raw.get("at"), N_("date absente"))
-    phone, kind, number = raw.get("phone"), raw.get("kind"), raw.get("round")
+    phone: Any = raw.get("phone")
+    kind, number = raw.get("kind"), raw.get("round")
     if not _whole(phone) or not 1 <= phone <= MAX_PHONE_NUMBER:
         raise rules.Refusal.of(N_("« phone » : un numéro de 1 à %(most)s", most=MAX_PHONE_NUMBER))
     if not isinstance(kind, str) or kind not in story.KINDS:

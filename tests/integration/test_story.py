@@ -8,6 +8,12 @@ import io
 import json
 
 import pytest
+from sqlalchemy import select
+
+from app.platform.extensions import db
+from app.services import story
+from app.services.unit_of_work import UnitOfWork
+from app.storage.models import Game
 
 from .actions import (
     cancel_round,
@@ -232,3 +238,16 @@ def test_a_hostile_story_is_refused_and_stores_nothing(app, client, story):
     assert response.status_code == 422
     assert "story" in parse(response.data).find(role="alert").text
     assert other.get("/historique").status_code == 200
+
+
+def test_a_change_of_dealer_reads_from_whom_to_whom(app, client):
+    public_id = start_game(client, NAMES)
+    # What set_dealer (issue 45.1) is to record, by the game's own phone.
+    with app.app_context(), UnitOfWork():
+        game = db.session.scalars(select(Game).where(Game.public_id == public_id)).one()
+        story.record(game, game.device_hash, story.DEALER, None, story.dealer_change(0, 2))
+
+    told = entries(story_page(client, public_id))
+
+    assert told[0].startswith("Donneur : Alice → Chloé ")
+    assert told[0].endswith("· ce téléphone")

@@ -48,16 +48,24 @@ class ImportedGame:
     story: tuple[ImportedEntry, ...] = ()  # oldest first; none in files from before stories
 
 
-def _parse_time(value: Any, absent: Message | None = None) -> datetime:
-    """Return a creation date as stored (UTC, naive), within the years the counter can have seen."""
+def _parse_time(value: Any, *, of_creation: bool = True) -> datetime:
+    """Return a creation date (or, not `of_creation`, a story entry's) as stored (UTC, naive),
+    within the years the counter can have seen."""
     if not isinstance(value, str) or not value.strip():
-        raise rules.Refusal.of(absent or N_("date de création absente"))
+        raise rules.Refusal.of(
+            N_("date de création absente") if of_creation else N_("date absente")
+        )
+    written = _as_written(value)
     try:
         moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
         if moment.tzinfo is not None:
             moment = moment.astimezone(UTC).replace(tzinfo=None)
     except (ValueError, OverflowError):  # not a date, or one that leaves the calendar in UTC
-        said = N_("date de création illisible (%(date)s)", date=_as_written(value))
+        said = (
+            N_("date de création illisible (%(date)s)", date=written)
+            if of_creation
+            else N_("date illisible (%(date)s)", date=written)
+        )
         raise rules.Refusal.of(said) from None
     # Far dates break the pages that show them in local time; no game was played before 2000
     # nor tomorrow (a day of margin for a phone whose clock runs ahead).
@@ -66,7 +74,12 @@ def _parse_time(value: Any, absent: Message | None = None) -> datetime:
             N_(
                 "date de création impossible (%(date)s) : elle doit être entre l’an 2000 et "
                 "aujourd’hui",
-                date=_as_written(value),
+                date=written,
+            )
+            if of_creation
+            else N_(
+                "date impossible (%(date)s) : elle doit être entre l’an 2000 et aujourd’hui",
+                date=written,
             )
         )
     return moment
@@ -229,7 +242,7 @@ def _parse_story(raw: Any, players: int) -> tuple[ImportedEntry, ...]:
 def _parse_entry(raw: Any, players: int) -> ImportedEntry:
     if not isinstance(raw, dict):
         raise rules.Refusal.of(N_("ce n’est pas un changement"))
-    at = _parse_time(raw.get("at"), N_("date absente"))
+    at = _parse_time(raw.get("at"), of_creation=False)
     phone: Any = raw.get("phone")
     kind, number = raw.get("kind"), raw.get("round")
     if not _whole(phone) or not 1 <= phone <= MAX_PHONE_NUMBER:

@@ -240,6 +240,16 @@ def test_a_hostile_story_is_refused_and_stores_nothing(app, client, story):
     assert other.get("/historique").status_code == 200
 
 
+def test_a_story_entry_dated_in_the_future_is_named_for_what_it_is(app, client):
+    document = exported(client, start_game(client, NAMES))
+    document["games"][0]["story"] = HOSTILE["a date from the future"]
+
+    said = parse(import_file(new_device(app), document).data).find(role="alert").text
+
+    assert "« story », changement 1 :" in said
+    assert "date impossible (2999-01-01T00:00:00Z)" in said
+
+
 def test_a_change_of_dealer_reads_from_whom_to_whom(app, client):
     public_id = start_game(client, NAMES)
     # What set_dealer (issue 45.1) is to record, by the game's own phone.

@@ -113,6 +113,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, migrations: bool
         home,
         new_game,
         rounds,
+        story,
         table,
     )
 
@@ -120,6 +121,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, migrations: bool
     app.register_blueprint(new_game.bp)  # the form that seats the players, and starting the game
     app.register_blueprint(game.bp)  # a game's page, deleting it, its result's image, its rematch
     app.register_blueprint(rounds.bp)  # recording, cancelling, restoring, correcting rounds
+    app.register_blueprint(story.bp)  # a game's story: every change of its sheet, by which phone
     app.register_blueprint(history.bp)  # past games, statistics, export and import
     app.register_blueprint(assistant.bp)  # the round assistant, counting heads, the rules
     app.register_blueprint(cards.bp)  # « Compter les cartes »: a round counted from the cards

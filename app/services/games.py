@@ -15,6 +15,7 @@ from sqlalchemy.orm import aliased
 from app import rules
 from app.platform.extensions import db
 from app.rules import N_
+from app.services import story
 from app.services.access import load_game, load_own_game, with_sheets
 from app.services.refusals import RoundRefused, check_version
 from app.services.saved_game import SavedGame, kept_sheet
@@ -152,6 +153,7 @@ def rematch(public_id: str, device_hash: str | None, version: int | None) -> Sav
             return SavedGame.of(existing)
         game = _seated(old.device_hash, sheet.players, sheet.rules, key)
         game.table_id = old.table_id
+        story.record(old, device_hash, story.REMATCH)  # the old game's story says where it went
         # Its streams look again (while it has its follow token), and move on: the followers'
         # and those of the table's other phones and of this phone's other tabs.
         work.announce(old)

@@ -14,15 +14,30 @@ from typing import Any
 
 from app import rules
 from app.rules import N_, Message
+from app.rules.sheet import MAX_ROUNDS
+from app.services import story
 from app.services.transfer import (
     EARLIEST_DATE,
     FORMAT,
     LONGEST_NUMBER,
     MAX_ERRORS_SHOWN,
     MAX_GAMES,
+    MAX_PHONE_NUMBER,
     MAX_ROUNDS_IN_FILE,
+    MAX_STORY_ENTRIES,
     VERSION,
 )
+
+
+@dataclass(frozen=True)
+class ImportedEntry:
+    """An entry of a game's story as the file tells it (its phone by number)."""
+
+    at: datetime
+    phone: int
+    kind: str
+    round: int | None
+    change: dict[str, Any] | None
 
 
 @dataclass(frozen=True)
@@ -30,18 +45,27 @@ class ImportedGame:
     origin_id: str
     created_at: datetime
     sheet: rules.Scoresheet
+    story: tuple[ImportedEntry, ...] = ()  # oldest first; none in files from before stories
 
 
-def _parse_time(value: Any) -> datetime:
-    """Return a creation date as stored (UTC, naive), within the years the counter can have seen."""
+def _parse_time(value: Any, *, of_creation: bool = True) -> datetime:
+    """Return a creation date (or, not `of_creation`, a story entry's) as stored (UTC, naive),
+    within the years the counter can have seen."""
     if not isinstance(value, str) or not value.strip():
-        raise rules.Refusal.of(N_("date de création absente"))
+        raise rules.Refusal.of(
+            N_("date de création absente") if of_creation else N_("date absente")
+        )
+    written = _as_written(value)
     try:
         moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
         if moment.tzinfo is not None:
             moment = moment.astimezone(UTC).replace(tzinfo=None)
     except (ValueError, OverflowError):  # not a date, or one that leaves the calendar in UTC
-        said = N_("date de création illisible (%(date)s)", date=_as_written(value))
+        said = (
+            N_("date de création illisible (%(date)s)", date=written)
+            if of_creation
+            else N_("date illisible (%(date)s)", date=written)
+        )
         raise rules.Refusal.of(said) from None
     # Far dates break the pages that show them in local time; no game was played before 2000
     # nor tomorrow (a day of margin for a phone whose clock runs ahead).
@@ -50,7 +74,12 @@ def _parse_time(value: Any) -> datetime:
             N_(
                 "date de création impossible (%(date)s) : elle doit être entre l’an 2000 et "
                 "aujourd’hui",
-                date=_as_written(value),
+                date=written,
+            )
+            if of_creation
+            else N_(
+                "date impossible (%(date)s) : elle doit être entre l’an 2000 et aujourd’hui",
+                date=written,
             )
         )
     return moment
@@ -185,7 +214,70 @@ def _parse_game(raw: Any) -> ImportedGame:
         raise rules.Refusal.of(
             N_("manche %(number)s : %(why)s", number=wrong.number, why=wrong.said())
         ) from wrong
-    return ImportedGame(origin, created, sheet)
+    return ImportedGame(origin, created, sheet, _parse_story(raw.get("story", []), len(players)))
+
+
+def _parse_story(raw: Any, players: int) -> tuple[ImportedEntry, ...]:
+    """Return a game's story as the file tells it, or raise rules.Refusal saying what is wrong
+    (« le fil de la partie », entry by entry)."""
+    if not isinstance(raw, list) or len(raw) > MAX_STORY_ENTRIES:
+        raise rules.Refusal.of(
+            N_(
+                "« story » : une liste de %(most)s changements au plus",
+                most=MAX_STORY_ENTRIES,
+            )
+        )
+    told = []
+    for number, entry in enumerate(raw, start=1):
+        try:
+            told.append(_parse_entry(entry, players))
+        except rules.Refusal as refusal:
+            why = refusal.said()
+            raise rules.Refusal.of(
+                N_("« story », changement %(number)s : %(why)s", number=number, why=why)
+            ) from refusal
+    return tuple(told)
+
+
+def _parse_entry(raw: Any, players: int) -> ImportedEntry:
+    if not isinstance(raw, dict):
+        raise rules.Refusal.of(N_("ce n’est pas un changement"))
+    at = _parse_time(raw.get("at"), of_creation=False)
+    phone: Any = raw.get("phone")
+    kind, number = raw.get("kind"), raw.get("round")
+    if not _whole(phone) or not 1 <= phone <= MAX_PHONE_NUMBER:
+        raise rules.Refusal.of(N_("« phone » : un numéro de 1 à %(most)s", most=MAX_PHONE_NUMBER))
+    if not isinstance(kind, str) or kind not in story.KINDS:
+        raise rules.Refusal.of(N_("« kind » inconnu (%(kind)s)", kind=_as_written(kind)))
+    if number is not None and (not _whole(number) or not 1 <= number <= MAX_ROUNDS):
+        raise rules.Refusal.of(
+            N_("« round » : un numéro de manche de 1 à %(most)s", most=MAX_ROUNDS)
+        )
+    change = raw.get("change")
+    if change is not None and not _fits(change, players):
+        raise rules.Refusal.of(
+            N_(
+                "« change » : des scores (un entier par joueur) et des places (à partir de 0), "
+                "rien d’autre"
+            )
+        )
+    return ImportedEntry(at, phone, kind, number, change or None)
+
+
+def _fits(change: Any, players: int) -> bool:
+    """Whether a story entry's `change` holds only what app/services/story.py writes: lists of
+    one whole score per player, and seats at the table (or null)."""
+    if not isinstance(change, dict) or not set(change) <= {*story.SCORE_KEYS, *story.SEAT_KEYS}:
+        return False
+    for key, value in change.items():
+        if key in story.SCORE_KEYS:
+            if not isinstance(value, list) or len(value) != players:
+                return False
+            if not all(_whole(score) for score in value):
+                return False
+        elif value is not None and (not _whole(value) or not 0 <= value < players):
+            return False
+    return True
 
 
 def _as_written(value: Any) -> str:

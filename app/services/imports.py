@@ -15,14 +15,15 @@ from sqlalchemy import Table, bindparam, insert, update
 
 from app import rules
 from app.platform.extensions import db
+from app.services import story
 from app.services.import_file import ImportedGame
 from app.services.reads import own_games_known_as
 from app.services.saved_game import SavedGame, kept_sheet
 from app.services.unit_of_work import UnitOfWork
-from app.storage.models import Game, Player, Round
+from app.storage.models import Game, Player, Round, StoryEntry, utcnow
 
 
-def _table(model: type[Game | Player | Round]) -> Table:
+def _table(model: type[Game | Player | Round | StoryEntry]) -> Table:
     return cast(Table, model.__table__)
 
 
@@ -112,6 +113,14 @@ def import_games(
             _add(device_hash, fresh)
         if continued:
             _play_on([(*here[origin], sheet) for origin, sheet in continued.items()])
+            # Each game's story says that its next rounds came from a file, up to which.
+            _insert_rows(
+                StoryEntry,
+                [
+                    _told_here(device_hash, here[origin][0], len(sheet.rounds))
+                    for origin, sheet in continued.items()
+                ],
+            )
             work.announce_ids(here[origin][0] for origin in continued)
         return Imported(len(fresh), len(continued), already, different, left_out)
 
@@ -182,9 +191,46 @@ def _add(device_hash: str, fresh: Sequence[ImportedGame]) -> None:
     ]
     if rounds:
         _insert_rows(Round, rounds)
+    # Each game's story: the file's, its phones as the file numbered them (no device here), then
+    # this phone's import.
+    told = [
+        row
+        for game_id, game in zip(game_ids, fresh, strict=True)
+        for row in [
+            *(
+                {
+                    "game_id": game_id,
+                    "at": entry.at,
+                    "device_hash": None,
+                    "joined_at": None,
+                    "phone": entry.phone,
+                    "kind": entry.kind,
+                    "round": entry.round,
+                    "change": entry.change,
+                }
+                for entry in game.story
+            ),
+            _told_here(device_hash, game_id),
+        ]
+    ]
+    _insert_rows(StoryEntry, told)
 
 
-def _insert_rows(model: type[Player | Round], rows: Sequence[dict[str, Any]]) -> None:
+def _told_here(device_hash: str, game_id: int, last_round: int | None = None) -> dict[str, Any]:
+    """The story entry of an import on this phone (of a game, or of its rounds up to one)."""
+    return {
+        "game_id": game_id,
+        "at": utcnow(),
+        "device_hash": device_hash,
+        "joined_at": None,
+        "phone": None,
+        "kind": story.IMPORTED,
+        "round": last_round,
+        "change": None,
+    }
+
+
+def _insert_rows(model: type[Player | Round | StoryEntry], rows: Sequence[dict[str, Any]]) -> None:
     """Insert plain rows of players or rounds, all with the same columns, in the unit of work.
 
     PostgreSQL takes them by COPY: psycopg's executemany sends one prepared INSERT a row, ~40 µs
@@ -200,8 +246,10 @@ def _insert_rows(model: type[Player | Round], rows: Sequence[dict[str, Any]]) ->
     driver = cast(psycopg.Connection[Any], connection.connection.driver_connection)
     with driver.cursor() as cursor, cursor.copy(statement) as copy:
         for row in rows:
-            # COPY's text: a round's scores as the JSON their column holds.
-            copy.write_row([json.dumps(v) if isinstance(v, list) else v for v in row.values()])
+            # COPY's text: a round's scores (a story entry's change) as the JSON their column holds.
+            copy.write_row(
+                [json.dumps(v) if isinstance(v, list | dict) else v for v in row.values()]
+            )
 
 
 def _round_rows(game_id: int, sheet: rules.Scoresheet, after: int = 0) -> list[dict[str, Any]]:

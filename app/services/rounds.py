@@ -16,6 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from app import rules
 from app.platform.extensions import db
 from app.rules import N_
+from app.services import story
 from app.services.access import load_game
 from app.services.refusals import GameNotFound, RoundRefused, StaleRound, check_version
 from app.services.saved_game import SavedGame, cancelled_round, keep_sheet
@@ -68,6 +69,7 @@ def record_round(
             db.session.flush()
         except IntegrityError as error:  # another worker recorded it first (unique game + number)
             raise StaleRound(before, rules.Refusal.of(ALREADY_RECORDED)) from error
+        story.record(game, device_hash, story.RECORDED, number, story.round_change(checked))
         return _changed(work, game)
 
 
@@ -122,6 +124,9 @@ def cancel_round(
             kept = {"scores": kept, "ended_by": cancelled.ended_by}
         game.cancelled_rounds = [*(game.cancelled_rounds or []), kept]
         db.session.delete(cancelled)
+        story.record(
+            game, device_hash, story.CANCELLED, number, story.round_change(cancelled.typed)
+        )
         return _changed(work, game)
 
 
@@ -163,6 +168,7 @@ def restore_round(
             db.session.flush()
         except IntegrityError as error:  # another worker put it back first
             raise StaleRound(before, rules.Refusal.of(ALREADY_RESTORED)) from error
+        story.record(game, device_hash, story.RESTORED, number, story.round_change(checked))
         return _changed(work, game)
 
 
@@ -200,7 +206,9 @@ def edit_round(
             sheet.with_round_replaced(number, checked)
         except rules.Refusal as refusal:
             raise RoundRefused(before, refusal) from refusal
+        was = game.rounds[number - 1].typed
         game.rounds[number - 1].typed = checked
+        story.record(game, device_hash, story.EDITED, number, story.edit_change(was, checked))
         return _changed(work, game)
 
 

@@ -13,7 +13,7 @@ import io
 import json
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from itertools import chain
 from typing import Any, Protocol
@@ -31,6 +31,9 @@ MAX_ROUNDS_IN_FILE = 50_000
 EARLIEST_DATE = datetime(2000, 1, 1)
 LONGEST_NUMBER = 9  # digits: any count in an export has far fewer
 MAX_ERRORS_SHOWN = 20
+# A game's story (« Le fil de la partie ») in a file: a real game has a few entries a round.
+MAX_STORY_ENTRIES = 2000
+MAX_PHONE_NUMBER = 999
 
 
 class ExportedGame(Protocol):
@@ -46,6 +49,21 @@ class ExportedGame(Protocol):
     def scoresheet(self) -> rules.Scoresheet: ...
 
 
+class ToldEntry(Protocol):
+    """What an export reads of an entry of a game's story (app.services.story.Entry is one)."""
+
+    @property
+    def at(self) -> datetime: ...
+    @property
+    def phone(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def round(self) -> int | None: ...
+    @property
+    def change(self) -> Mapping[str, Any]: ...
+
+
 Translate = Callable[[Message], str]
 
 ROUND = N_("Manche")
@@ -58,7 +76,7 @@ def _iso(moment: datetime | None) -> str | None:
     return moment.replace(tzinfo=UTC).isoformat().replace("+00:00", "Z") if moment else None
 
 
-def game_record(game: ExportedGame) -> dict[str, Any]:
+def game_record(game: ExportedGame, story: Sequence[ToldEntry] = ()) -> dict[str, Any]:
     sheet = game.scoresheet
     game_rules = sheet.rules
     record: dict[str, Any] = {
@@ -82,10 +100,27 @@ def game_record(game: ExportedGame) -> dict[str, Any]:
         record["ended_by"] = list(sheet.enders)
     record["totals"] = sheet.totals
     record["winners"] = [sheet.players[seat] for seat in sorted(sheet.winners)]
+    if story:
+        record["story"] = [_told(entry) for entry in story]
     return record
 
 
-def export_json(games: Iterable[ExportedGame]) -> str:
+def _told(entry: ToldEntry) -> dict[str, Any]:
+    """An entry of the story as the file holds it: its phone by number, never by device."""
+    told: dict[str, Any] = {"at": _iso(entry.at), "phone": entry.phone, "kind": entry.kind}
+    if entry.round is not None:
+        told["round"] = entry.round
+    if entry.change:
+        told["change"] = dict(entry.change)
+    return told
+
+
+def export_json(
+    games: Iterable[ExportedGame], stories: Mapping[str, Sequence[ToldEntry]] | None = None
+) -> str:
+    """The games as one JSON document; each with its story where `stories` has it (by the
+    game's public id, oldest entry first)."""
+    stories = stories or {}
     header = {
         "format": FORMAT,
         "version": VERSION,
@@ -95,7 +130,10 @@ def export_json(games: Iterable[ExportedGame]) -> str:
     # pure-Python one, 2 s of CPU for 3,000 games (docs/reliability.md). Still readable, and
     # still one JSON document.
     lines = [f" {json.dumps(key)}: {json.dumps(value)}," for key, value in header.items()]
-    records = ",\n".join(f"  {json.dumps(game_record(game), ensure_ascii=False)}" for game in games)
+    records = ",\n".join(
+        f"  {json.dumps(game_record(game, stories.get(game.public_id, ())), ensure_ascii=False)}"
+        for game in games
+    )
     return "{\n" + "\n".join(lines) + '\n "games": [\n' + records + "\n ]\n}"
 
 

@@ -180,3 +180,29 @@ class TablePhone(Model):
     table_id: Mapped[int] = mapped_column(ForeignKey("shared_table.id", ondelete="CASCADE"))
     device_hash: Mapped[str] = mapped_column(String(64))
     joined_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class StoryEntry(Model):
+    """One change of a game's sheet, for « Le fil de la partie » (app/services/story.py): what
+    changed, when, and which phone made it. Read-only once written; it goes with its game.
+
+    `device_hash` is the phone's (resolved to « téléphone N » when read, never shown); None for
+    an entry that came in an imported file, whose `phone` is then the number the file gave it.
+    `change` holds what the entry says beyond its kind and round (scores, who ended the round,
+    the dealer's seat), as app/services/story.py writes it.
+    """
+
+    __tablename__ = "story_entry"
+    __table_args__ = (Index("ix_story_entry_game", "game_id", "id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+    device_hash: Mapped[str | None] = mapped_column(String(64))
+    # When that phone joined the game's table, as it stood when it wrote (None: the phone that
+    # started the game, or no table): a phone that left since keeps its place among the others.
+    joined_at: Mapped[datetime | None]
+    phone: Mapped[int | None]
+    kind: Mapped[str] = mapped_column(String(16))
+    round: Mapped[int | None]
+    change: Mapped[dict[str, Any] | None] = mapped_column(JSON)

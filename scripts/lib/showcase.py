@@ -59,6 +59,7 @@ class Evening:
             "game": self.playing,
             "first-round": self.fresh,
             "result": self.finished,
+            "story": f"{self.finished}/fil",
             "edit-round": f"{self.playing}/manches/2",
             "history": "/historique",
             "statistics": "/statistiques",

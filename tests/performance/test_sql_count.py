@@ -18,6 +18,9 @@ pytestmark = pytest.mark.storage  # on SQLite and PostgreSQL
 # Statements per request: a game page is one read (the game and its kept sheet; its players and
 # rounds too for a game stored without one), a round two writes.
 BUDGET = 5
+# A round submission: the page's read, two writes and one INSERT more, its entry in the game's
+# story (« Le fil de la partie », app/services/story.py): 6.
+WRITE_BUDGET = BUDGET + 1
 
 
 @pytest.fixture
@@ -37,9 +40,9 @@ def _counted(app, send, expected_status: int) -> list[str]:
     return list(seen)
 
 
-def _assert_within_budget(cases: dict[str, list[str]]) -> None:
+def _assert_within_budget(cases: dict[str, list[str]], budget: int = BUDGET) -> None:
     for case, seen in cases.items():
-        assert len(seen) <= BUDGET, f"{case}: {len(seen)} statements\n{listing(seen)}"
+        assert len(seen) <= budget, f"{case}: {len(seen)} statements\n{listing(seen)}"
 
 
 def _assert_same_count(cases: dict[str, list[str]]) -> None:
@@ -97,7 +100,7 @@ def test_round_submission_work_does_not_grow_with_players_or_rounds(app, device)
     _assert_same_count({case: seen for case, seen in cases.items() if case.startswith("htmx")})
 
 
-def test_round_submission_issues_at_most_5_statements_and_its_notice(app, device):
+def test_round_submission_issues_at_most_6_statements_and_its_notice(app, device):
     cases = _submissions(app, device)
 
     # On PostgreSQL the game's live pages (another phone, another tab) hear of the round by one
@@ -111,7 +114,8 @@ def test_round_submission_issues_at_most_5_statements_and_its_notice(app, device
         {
             case: [s for s in seen if not s.startswith("SELECT pg_notify")]
             for case, seen in cases.items()
-        }
+        },
+        WRITE_BUDGET,
     )
 
 

@@ -10,10 +10,12 @@ import rules`, then `rules.Scoresheet`, `rules.GAMES`…: it holds what they ask
 game's own things (6 qui prend's cards, for its round assistant) are imported from its module.
 """
 
+from app.rules.colours import COLOUR_COUNT, player_colours
 from app.rules.games import (
     DEFAULT_GAME,
     GAMES,
     Best,
+    DealRule,
     EndRule,
     RoundGame,
     RoundScores,
@@ -44,7 +46,9 @@ from app.rules.sheet import Scoresheet, WrongRound
 
 __all__ = [
     "Best",
+    "COLOUR_COUNT",
     "DEFAULT_GAME",
+    "DealRule",
     "EndRule",
     "FieldKey",
     "GAMES",
@@ -68,6 +72,7 @@ __all__ = [
     "game_of",
     "name_key",
     "placings",
+    "player_colours",
     "play_on",
     "result_of",
     "rule_in_force",

@@ -87,4 +87,5 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(score_chart)
     app.add_template_filter(sheet_rows)
     app.add_template_filter(score_lines)
+    app.add_template_filter(translate, "translated")  # a rule's Message (« Qui donne ? »)
     app.add_template_test(long_word)

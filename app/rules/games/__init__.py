@@ -6,7 +6,15 @@ declarations; nothing else knows a game's rules or names one. To add a game: a m
 its RoundGame, its entry in GAMES, its words in the catalogs (docs/architecture.md).
 """
 
-from app.rules.games.base import Best, EndRule, RoundGame, RoundScores, Tool, Variant
+from app.rules.games.base import (
+    Best,
+    DealRule,
+    EndRule,
+    RoundGame,
+    RoundScores,
+    Tool,
+    Variant,
+)
 from app.rules.games.flip7 import FLIP7
 from app.rules.games.free import FREE_GAME
 from app.rules.games.six_nimmt import SIX_NIMMT
@@ -27,6 +35,7 @@ def game_of(key: str) -> RoundGame:
 __all__ = [
     "Best",
     "DEFAULT_GAME",
+    "DealRule",
     "EndRule",
     "GAMES",
     "RoundGame",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.rules.games.base import Best, EndRule, RoundGame, RoundScores
+from app.rules.games.base import Best, DealRule, EndRule, RoundGame, RoundScores
 from app.rules.messages import N_, Message, Refusal
 
 # 12 cards of −2 to 12; three equal cards in a column are discarded. The lowest hand is five −2
@@ -35,6 +35,10 @@ class Skyjo(RoundGame):
     # A round's scores run to 140, but most hands end between 10 and 30 points: within 25 of
     # 100, one more round may well end the game.
     close_to_end = 25
+    # The rule book: whoever ended a round starts the next (no one deals in turn).
+    deal_rule = DealRule.ROUND_ENDER
+    deals = N_("commence")
+    who_deals = N_("Qui commence ?")
 
     def check_round(
         self, typed: RoundScores, players: Sequence[str], variants: frozenset[str] = frozenset()

@@ -62,6 +62,10 @@ MARKERS = (
     "plus",
 )
 
+# The same shapes as characters, beside the names (Scores, Manches, the follow page): ✕ rather
+# than ✖, which some phones draw as an emoji.
+MARKS = ("●", "■", "▲", "◆", "✕", "○", "□", "△", "◇", "✚")
+
 
 @dataclass(frozen=True)
 class Line:

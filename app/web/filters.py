@@ -12,7 +12,7 @@ from app import rules
 from app.platform.languages import translate
 from app.rules import Scoresheet
 from app.rules.scoreboard import offline_rules, offline_warnings
-from app.web.chart import score_chart
+from app.web.chart import MARKS, score_chart
 from app.web.sheet_view import long_word, score_lines, sheet_rows
 from app.web.wording import game_name, local_datetime
 
@@ -74,6 +74,7 @@ def qr_code(address: str) -> str:
 def init_app(app: Flask) -> None:
     # The rule values pages state (2 to 10 players, 66, the ranges) come from the rules alone.
     app.jinja_env.globals["rules"] = rules
+    app.jinja_env.globals["marks"] = MARKS  # each colour index's shape (rules.player_colours)
     app.add_template_filter(names_list)
     app.add_template_filter(bdi)
     app.add_template_filter(isolated)

@@ -1,11 +1,23 @@
 """Who deals, through the forms without JavaScript: the scoreboard's marker (« donne »,
 Skyjo's « commence »), « Tirer au sort » before the first round, « Qui donne ? » and « Changer »,
-the follow page's marker, and each name's colour and marker shape."""
+the follow page's marker, export and import, and each name's colour and marker shape."""
 
 from __future__ import annotations
 
-from .actions import game_page, game_url, play_round, round_data, start_game, tap, version_of
+import json
+
+from .actions import (
+    game_page,
+    game_url,
+    new_device,
+    play_round,
+    round_data,
+    start_game,
+    tap,
+    version_of,
+)
 from .html import accessible_text, button, form_of, parse, table_named
+from .test_export_import import export_game, history_links, import_file
 from .test_follow import share
 
 NAMES = ["Alice", "Bruno", "Chloé"]
@@ -115,3 +127,30 @@ def test_each_name_has_its_colour_and_marker_in_scores_and_in_the_round_columns(
     for caption in ("Scores", "Manches"):
         marks = [mark.get("class") for mark in table_named(page, caption).find_all("i")]
         assert marks == ["mk mk0", "mk mk1", "mk mk2"], caption
+
+
+def test_an_exported_game_keeps_who_dealt_and_who_deals_next_on_another_phone(app, client):
+    public_id = start_game(client, NAMES)
+    change(client, public_id, 2)
+    play_round(client, public_id, 1, [1, 2, 3])
+    exported = export_game(client, public_id, "json")
+    assert json.loads(exported.data)["games"][0]["dealers"] == [2]
+    phone = new_device(app)
+
+    import_file(phone, exported.data)
+
+    imported = history_links(phone)[0]
+    assert marked(parse(phone.get(imported).data)) == ["Alice"]
+
+
+def test_a_file_from_before_dealers_were_kept_imports_with_nobody_marked(app, client):
+    public_id = start_game(client, NAMES)
+    play_round(client, public_id, 1, [1, 2, 3])
+    old = json.loads(export_game(client, public_id, "json").data)
+    for game in old["games"]:
+        del game["dealers"], game["dealer"]
+    phone = new_device(app)
+
+    import_file(phone, json.dumps(old).encode())
+
+    assert marked(parse(phone.get(history_links(phone)[0]).data)) == []

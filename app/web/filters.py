@@ -50,7 +50,8 @@ def offline_counting(sheet: Scoresheet) -> dict[str, object]:
     the rounds that wait for the network as the server will: the rules' values, and the rows'
     warnings in the page's language (the script words no rule)."""
     warnings = [translate(warning) for warning in offline_warnings(sheet.rules)]
-    return {**offline_rules(sheet.rules, len(sheet.rounds)), "warnings": warnings}
+    counting = offline_rules(sheet.rules, len(sheet.rounds), sheet.dealer)
+    return {**counting, "warnings": warnings}
 
 
 def after_colon(message: str) -> str:

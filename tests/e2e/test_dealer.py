@@ -80,3 +80,23 @@ def test_the_follow_page_shows_who_deals(new_context):
     scorer.play_round(NAMES, [1, 2, 3], 2)
 
     expect_deals(watched, "Chloé")
+
+
+def test_a_round_waiting_for_the_network_passes_the_deal_as_the_server_will(
+    browser, browser_context_args, live_server
+):
+    context = browser.new_context(**browser_context_args)
+    game = game_started(context.new_page(), NAMES, [1, 2, 3])
+    expect_deals(game, "Bruno")
+    game.mark_no_reload()
+
+    context.set_offline(True)
+    game.enter_round(NAMES, [5, 2, 0])
+
+    expect(game.sheet.get_by_role("rowheader", name="Manche 2 — en attente")).to_be_visible()
+    expect_deals(game, "Chloé")
+    context.set_offline(False)
+    expect(game.sheet.get_by_role("link", name="Modifier la manche 2")).to_be_visible()
+    expect_deals(game, "Chloé")
+    assert game.was_not_reloaded()
+    context.close()

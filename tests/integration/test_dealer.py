@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from .actions import (
     game_page,
     game_url,
@@ -24,8 +26,8 @@ NAMES = ["Alice", "Bruno", "Chloé"]
 
 
 def marked(page, word="donne") -> list[str]:
-    """Return the names of the « Scores » rows whose header says `word`."""
-    table = table_named(page, "Scores")
+    """Return the names of the « Scores » rows whose header says `word` (in any language)."""
+    table = page.by_id("scores")
     assert table is not None
     names = []
     for row in table.find("tbody").find_all("tr"):
@@ -154,3 +156,22 @@ def test_a_file_from_before_dealers_were_kept_imports_with_nobody_marked(app, cl
     import_file(phone, json.dumps(old).encode())
 
     assert marked(parse(phone.get(history_links(phone)[0]).data)) == []
+
+
+@pytest.mark.parametrize(
+    "language, game, question, word, change, lots",
+    [
+        ("en", "6-qui-prend", "Who deals?", "deals", "Change", "Draw lots"),
+        ("de", "6-qui-prend", "Wer gibt?", "gibt", "Ändern", "Auslosen"),
+        ("en", "skyjo", "Who starts?", "starts", "Change", "Draw lots"),
+        ("de", "skyjo", "Wer beginnt?", "beginnt", "Ändern", "Auslosen"),
+    ],
+)
+def test_who_deals_in_english_and_german(client, language, game, question, word, change, lots):
+    public_id = start_game(client, NAMES, game=game)
+
+    page = parse(client.get(game_url(public_id), headers={"Accept-Language": language}).data)
+
+    assert page.find("label", **{"for": "dealer"}).text == question
+    assert marked(page, word) == ["Alice"]
+    assert button(page, change) is not None and button(page, lots) is not None

@@ -17,6 +17,13 @@ const POINTS = {
   },
 };
 
+// The named ways the deal passes after a round, as the game's `deal_rule` does on the server
+// (RoundGame.next_dealer): to the next seat, or to whoever ended the round (Skyjo).
+const DEALS = {
+  "next-seat": (dealer, ender, seats) => (dealer + 1) % seats,
+  "round-ender": (dealer, ender, seats) => (ender == null ? (dealer + 1) % seats : ender),
+};
+
 window.sqpTally = (rules, startTotals, typed, enders = []) => {
   // The points of each round, by the game's named rule.
   const points = POINTS[rules.points] || ((scores) => scores);
@@ -37,7 +44,12 @@ window.sqpTally = (rules, startTotals, typed, enders = []) => {
   // does, the end near is a win.
   const near = spare.map((left) => left !== null && left <= rules.close && (!passed || left < 0));
   const warnings = spare.map((left, seat) => (near[seat] ? rules.warnings[Math.max(left, -1) + 1] : null));
+  // Who deals after the rounds counted: none once the game is over, or where it is not known.
+  const pass = DEALS[rules.deal] || DEALS["next-seat"];
+  let dealer = rules.dealer ?? null;
+  typed.forEach((scores, index) => dealer !== null && (dealer = pass(dealer, enders[index], totals.length)));
   return {
+    dealer: over ? null : dealer,
     rounds,
     totals,
     ranks: totals.map((total) => 1 + totals.filter((other) => better(other, total)).length),

@@ -180,6 +180,10 @@
       const warning = counted.warnings[seat];
       if (warning) meter.after(Object.assign(document.createElement("span"), { className: "warning", textContent: warning }));
     });
+    // « donne » moves as the server will move it once the rounds are recorded.
+    const deal = board.querySelector(".deal");
+    if (deal && counted.dealer === null) deal.remove();
+    else if (deal) rows[counted.dealer].querySelector("label, .name").after(deal);
     addRows(copy.querySelector(".sheet"), items, rounds, counted.totals, rules.played);
 
     const last = items.at(-1).number;

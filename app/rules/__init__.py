@@ -10,6 +10,7 @@ import rules`, then `rules.Scoresheet`, `rules.GAMES`…: it holds what they ask
 game's own things (6 qui prend's cards, for its round assistant) are imported from its module.
 """
 
+from app.rules.colours import COLOUR_COUNT, player_colours
 from app.rules.games import (
     DEFAULT_GAME,
     GAMES,
@@ -17,6 +18,7 @@ from app.rules.games import (
     CardBox,
     CardCount,
     CountedHand,
+    DealRule,
     EndRule,
     RoundGame,
     RoundScores,
@@ -50,7 +52,9 @@ __all__ = [
     "CardBox",
     "CardCount",
     "CountedHand",
+    "COLOUR_COUNT",
     "DEFAULT_GAME",
+    "DealRule",
     "EndRule",
     "FieldKey",
     "GAMES",
@@ -74,6 +78,7 @@ __all__ = [
     "game_of",
     "name_key",
     "placings",
+    "player_colours",
     "play_on",
     "result_of",
     "rule_in_force",

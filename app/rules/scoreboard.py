@@ -77,7 +77,9 @@ def _spare(game_rules: GameRules, total: int) -> int | None:
     return None if last_allowed is None else last_allowed - total
 
 
-def offline_rules(game_rules: GameRules, played: int) -> dict[str, object]:
+def offline_rules(
+    game_rules: GameRules, played: int, dealer: int | None = None
+) -> dict[str, object]:
     """Return what static/tally.js needs to count rounds that wait for the network as the server
     will: the page carries it as data, so no rule is written twice (the words come translated
     with it: offline_warnings; tests/e2e/test_tally.py plays the same rounds through both)."""
@@ -89,6 +91,8 @@ def offline_rules(game_rules: GameRules, played: int) -> dict[str, object]:
         "close": game_rules.margin,
         "points": game_rules.game.offline_points,  # a named rule of tally.js (Skyjo's doubling)
         "tiePlaysOn": game_rules.game.tie_plays_on,  # Flip 7: a tie at the end plays on
+        "deal": game_rules.game.deal_rule.value,  # a named rule of tally.js: who deals next
+        "dealer": dealer,  # who deals the first round that waits (None: not known)
     }
 
 

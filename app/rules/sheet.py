@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
+from app.rules.colours import player_colours
 from app.rules.games import RoundScores
 from app.rules.messages import N_, Message, Names, Refusal
 from app.rules.scoreboard import Standing, standings
@@ -36,11 +37,37 @@ class Scoresheet:
     rounds: tuple[tuple[int, ...], ...]
     rules: GameRules
     enders: tuple[int | None, ...] = ()  # who ended each round, where the game asks (Skyjo)
+    # Who dealt (or started) each round, None where it was not kept (rounds from before, or
+    # imported without it); and who deals the next one (None: not known, no one is marked).
+    dealers: tuple[int | None, ...] = ()
+    dealer: int | None = None
+    colours: tuple[int, ...] = ()  # each seat's colour and marker (player_colours: by seat)
 
     def __post_init__(self) -> None:
         # One per round, None where no one is named: two sheets of the same rounds are equal.
         missing = len(self.rounds) - len(self.enders)
         object.__setattr__(self, "enders", (*self.enders[: len(self.rounds)], *[None] * missing))
+        missing = len(self.rounds) - len(self.dealers)
+        object.__setattr__(self, "dealers", (*self.dealers[: len(self.rounds)], *[None] * missing))
+        if len(self.colours) != len(self.players):
+            object.__setattr__(self, "colours", player_colours(self.players))
+
+    @property
+    def deals_next(self) -> int | None:
+        """Return the seat the scoreboard marks as dealing (or starting) the next round: none
+        once the game is over."""
+        return None if self.is_over else self.dealer
+
+    @property
+    def start_player(self) -> int | None:
+        """Return the seat that dealt (or started) the first round, if it was kept."""
+        return self.dealers[0] if self.dealers else None
+
+    def dealer_after(self, dealer: int | None, typed: RoundScores) -> int | None:
+        """Return who deals the round after `typed`, which `dealer` dealt, by the game's rule."""
+        if dealer is None:
+            return None
+        return self.rules.game.next_dealer(dealer, typed, len(self.players))
 
     def typed(self, index: int) -> RoundScores:
         """Return round `index` (from 0) as typed, with who ended it."""

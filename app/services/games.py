@@ -64,6 +64,7 @@ def _seated(
         pro="pro" in game_rules.variants,
         players=[Player(seat=seat, name=name) for seat, name in enumerate(names)],
         rounds=[],
+        dealer=0,  # the first player deals, until the table draws lots or says otherwise
         creation_key=creation_key,
         version=1,
         kept_sheet=kept_sheet(rules.Scoresheet(tuple(names), (), game_rules), version=1),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -174,6 +174,21 @@ def _parse_enders(raw: dict[str, Any], rounds: list[Any]) -> list[Any]:
     return enders
 
 
+def _parse_dealers(raw: dict[str, Any], rounds: int, seats: int) -> tuple[list[Any], Any]:
+    """Return who dealt (or started) each round and who deals the next, None where the file
+    says nobody; files from before dealers were kept have neither: nobody is known. A file with
+    rounds added by hand after its dealers has them unknown for those rounds."""
+    dealers, dealer = raw.get("dealers", []), raw.get("dealer")
+    if not isinstance(dealers, list) or len(dealers) > rounds:
+        raise rules.Refusal.of(N_("« dealers » : au plus une place (ou null) par manche"))
+    dealers = [*dealers, *[None] * (rounds - len(dealers))]
+    if not all(seat is None or (_whole(seat) and 0 <= seat < seats) for seat in [*dealers, dealer]):
+        raise rules.Refusal.of(
+            N_("« dealers », « dealer » : une place est un entier, de 0 au nombre de joueurs")
+        )
+    return dealers, dealer
+
+
 def _parse_game(raw: Any) -> ImportedGame:
     """Return one game of the file, every round checked, or raise rules.Refusal saying why."""
     if not isinstance(raw, dict):
@@ -214,6 +229,10 @@ def _parse_game(raw: Any) -> ImportedGame:
         raise rules.Refusal.of(
             N_("manche %(number)s : %(why)s", number=wrong.number, why=wrong.said())
         ) from wrong
+    dealers, dealer = _parse_dealers(raw, len(rounds), len(players))
+    if sheet.is_over:
+        dealer = None  # nobody deals once a game is over
+    sheet = replace(sheet, dealers=tuple(dealers), dealer=dealer)
     return ImportedGame(origin, created, sheet, _parse_story(raw.get("story", []), len(players)))
 
 

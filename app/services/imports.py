@@ -137,12 +137,17 @@ def _play_on(games: Sequence[tuple[int, SavedGame, rules.Scoresheet]]) -> None:
     db.session.execute(
         update(_table(Game))
         .where(Game.id == bindparam("game_id"))
-        .values(version=bindparam("next_version"), kept_sheet=bindparam("sheet")),
+        .values(
+            version=bindparam("next_version"),
+            kept_sheet=bindparam("sheet"),
+            dealer=bindparam("next_dealer"),
+        ),
         [
             {
                 "game_id": game_id,
                 "next_version": saved.version + 1,
                 "sheet": kept_sheet(sheet, saved.version + 1),
+                "next_dealer": sheet.dealer,  # who deals after the rounds played elsewhere
             }
             for game_id, saved, sheet in games
         ],
@@ -171,6 +176,7 @@ def _add(device_hash: str, fresh: Sequence[ImportedGame]) -> None:
                 "round_count": game.sheet.rules.round_count,
                 "pro": "pro" in game.sheet.rules.variants,
                 "version": 1,
+                "dealer": game.sheet.dealer,
                 "kept_sheet": kept_sheet(game.sheet, version=1),
             }
             for game in fresh
@@ -261,6 +267,7 @@ def _round_rows(game_id: int, sheet: rules.Scoresheet, after: int = 0) -> list[d
             "number": index + 1,
             "heads": list(sheet.rounds[index]),  # the column of Round.scores
             "ended_by": sheet.enders[index],
+            "dealer": sheet.dealers[index],
             "recorded_at": None,
         }
         for index in range(after, len(sheet.rounds))

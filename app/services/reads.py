@@ -53,7 +53,12 @@ def read_game(
     if not _kept_for(sheet, row.version):
         sheet = _sheets_from_rows([row.id])[row.id]
     game = SavedGame.frozen(
-        row, sheet["players"], sheet["rounds"], sheet.get("enders", ()), row.played_until
+        row,
+        sheet["players"],
+        sheet["rounds"],
+        sheet.get("enders", ()),
+        row.played_until,
+        sheet.get("dealers", ()),
     )
     return game, row if with_rows and row.starts is not None else None
 
@@ -181,7 +186,11 @@ def _games_read(query: Select[Any]) -> list[tuple[int, SavedGame]]:
         columns = GameColumns._make(row[:-1])
         sheet = from_rows.get(columns.id, sheet)
         saved = SavedGame.frozen(
-            columns, sheet["players"], sheet["rounds"], sheet.get("enders", ())
+            columns,
+            sheet["players"],
+            sheet["rounds"],
+            sheet.get("enders", ()),
+            dealers=sheet.get("dealers", ()),
         )
         games.append((columns.id, saved))
     return games
@@ -197,7 +206,7 @@ def _sheets_from_rows(game_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
     """Return these games' sheets, as kept (saved_game.kept_sheet), from their player and round
     rows: two statements, whatever their number."""
     sheets: dict[int, dict[str, Any]] = {
-        game_id: {"players": [], "rounds": [], "enders": []} for game_id in game_ids
+        game_id: {"players": [], "rounds": [], "enders": [], "dealers": []} for game_id in game_ids
     }
     for game_id, name in db.session.execute(
         select(Player.game_id, Player.name)
@@ -205,13 +214,14 @@ def _sheets_from_rows(game_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
         .order_by(Player.game_id, Player.seat)
     ):
         sheets[game_id]["players"].append(name)
-    for game_id, scores, ended_by in db.session.execute(
-        select(Round.game_id, Round.scores, Round.ended_by)
+    for game_id, scores, ended_by, dealer in db.session.execute(
+        select(Round.game_id, Round.scores, Round.ended_by, Round.dealer)
         .where(Round.game_id.in_(game_ids))
         .order_by(Round.game_id, Round.number)
     ):
         sheets[game_id]["rounds"].append(scores)
         sheets[game_id]["enders"].append(ended_by)
+        sheets[game_id]["dealers"].append(dealer)
     return sheets
 
 

@@ -19,7 +19,7 @@ from app.rules import N_
 from app.services import story
 from app.services.access import load_game
 from app.services.refusals import GameNotFound, RoundRefused, StaleRound, check_version
-from app.services.saved_game import SavedGame, cancelled_round, keep_sheet
+from app.services.saved_game import SavedGame, cancelled_dealer, cancelled_round, keep_sheet
 from app.services.unit_of_work import UnitOfWork
 from app.storage.models import Game, Round
 
@@ -63,7 +63,8 @@ def record_round(
             checked = sheet.check_round(typed)
         except rules.Refusal as refusal:
             raise RoundRefused(before, refusal) from refusal
-        game.rounds.append(Round(number=number, typed=checked))
+        game.rounds.append(Round(number=number, typed=checked, dealer=game.dealer))
+        game.dealer = sheet.dealer_after(game.dealer, checked)  # the game's rule passes the deal
         game.cancelled_rounds = None  # a new round by hand: the cancelled ones are no longer next
         try:
             db.session.flush()
@@ -120,9 +121,11 @@ def cancel_round(
         cancelled = game.rounds.pop()
         # A new list, not an append: the JSON column only notices a new value.
         kept: list[int] | dict[str, Any] = list(cancelled.scores)
-        if cancelled.ended_by is not None:
-            kept = {"scores": kept, "ended_by": cancelled.ended_by}
+        if cancelled.ended_by is not None or cancelled.dealer is not None:
+            kept = {"scores": kept, "ended_by": cancelled.ended_by, "dealer": cancelled.dealer}
         game.cancelled_rounds = [*(game.cancelled_rounds or []), kept]
+        if cancelled.dealer is not None:  # who dealt it deals it again
+            game.dealer = cancelled.dealer
         db.session.delete(cancelled)
         story.record(
             game, device_hash, story.CANCELLED, number, story.round_change(cancelled.typed)
@@ -157,12 +160,17 @@ def restore_round(
         if number is None or number != before.restorable:  # a hand-made form
             raise StaleRound(before, rules.Refusal.of(changed))
         stack = list(game.cancelled_rounds or [])
-        typed = cancelled_round(stack.pop())
+        kept = stack.pop()
+        typed = cancelled_round(kept)
+        dealer = cancelled_dealer(kept)
+        if dealer is None:  # kept before dealers were: whoever deals now dealt it
+            dealer = game.dealer
         if sheet.is_over:  # the scores were a round once: only the end stands in the way
             ended = N_("La partie est terminée : rien n’a été rétabli.")
             raise RoundRefused(before, rules.Refusal.of(ended))
         checked = sheet.check_round(typed)
-        game.rounds.append(Round(number=number, typed=checked))
+        game.rounds.append(Round(number=number, typed=checked, dealer=dealer))
+        game.dealer = sheet.dealer_after(dealer, checked)
         game.cancelled_rounds = stack or None
         try:
             db.session.flush()
@@ -206,8 +214,16 @@ def edit_round(
             sheet.with_round_replaced(number, checked)
         except rules.Refusal as refusal:
             raise RoundRefused(before, refusal) from refusal
-        was = game.rounds[number - 1].typed
-        game.rounds[number - 1].typed = checked
+        corrected = game.rounds[number - 1]
+        was = corrected.typed
+        # The next dealer stays, unless the last round's correction changes whom the game's
+        # rule passes it to (Skyjo: another player ended it, so another starts).
+        if number == len(sheet.rounds):
+            passed_to = sheet.dealer_after(corrected.dealer, sheet.typed(number - 1))
+            now = sheet.dealer_after(corrected.dealer, checked)
+            if now != passed_to and now is not None:
+                game.dealer = now
+        corrected.typed = checked
         story.record(game, device_hash, story.EDITED, number, story.edit_change(was, checked))
         return _changed(work, game)
 

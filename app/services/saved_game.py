@@ -39,6 +39,7 @@ class GameColumns(NamedTuple):
     origin_id: str | None
     table_id: int | None
     device_hash: str
+    dealer: int | None
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,7 @@ class SavedGame:
             [r.scores for r in game.rounds],
             [r.ended_by for r in game.rounds],
             last,
+            [r.dealer for r in game.rounds],
         )
 
     @classmethod
@@ -76,13 +78,20 @@ class SavedGame:
         rounds: Sequence[Sequence[int]],
         enders: Sequence[int | None] = (),
         played_until: datetime | None = None,
+        dealers: Sequence[int | None] = (),
     ) -> SavedGame:
         """Freeze a game's columns, its players' names in seat order, its rounds' scores in
-        order, who ended each (where the game asks) and when the last one was recorded: the one
+        order, who ended each (where the game asks), when the last one was recorded and who dealt
+        each (the next dealer is the game's column): the one
         path from stored rows to a game, whether they were read as objects, as rows or from the
         game's kept sheet."""
         sheet = rules.Scoresheet(
-            tuple(names), tuple(map(tuple, rounds)), rules_of(game), tuple(enders)
+            tuple(names),
+            tuple(map(tuple, rounds)),
+            rules_of(game),
+            tuple(enders),
+            tuple(dealers),
+            game.dealer,
         )
         kept = game.cancelled_rounds
         return cls(
@@ -133,8 +142,13 @@ def cancelled_round(kept: list[int] | dict[str, Any]) -> rules.RoundScores:
     """Return a cancelled round as Game.cancelled_rounds keeps it (its scores, or them and who
     ended it)."""
     if isinstance(kept, dict):
-        return rules.RoundScores(tuple(kept["scores"]), kept["ended_by"])
+        return rules.RoundScores(tuple(kept["scores"]), kept.get("ended_by"))
     return rules.RoundScores(tuple(kept))
+
+
+def cancelled_dealer(kept: list[int] | dict[str, Any]) -> int | None:
+    """Return who dealt a cancelled round as Game.cancelled_rounds keeps it, if it was kept."""
+    return kept.get("dealer") if isinstance(kept, dict) else None
 
 
 def kept_sheet(sheet: rules.Scoresheet, version: int) -> dict[str, Any]:
@@ -148,6 +162,8 @@ def kept_sheet(sheet: rules.Scoresheet, version: int) -> dict[str, Any]:
     }
     if any(ender is not None for ender in sheet.enders):
         kept["enders"] = list(sheet.enders)
+    if any(dealer is not None for dealer in sheet.dealers):
+        kept["dealers"] = list(sheet.dealers)
     return kept
 
 

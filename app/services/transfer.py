@@ -98,6 +98,11 @@ def game_record(game: ExportedGame, story: Sequence[ToldEntry] = ()) -> dict[str
     record["rounds"] = [list(scores) for scores in sheet.rounds]
     if game_rules.game.round_ender:
         record["ended_by"] = list(sheet.enders)
+    # Who dealt each round and who deals next, where they were kept (docs/export-format.md).
+    if any(dealer is not None for dealer in sheet.dealers):
+        record["dealers"] = list(sheet.dealers)
+    if sheet.deals_next is not None:
+        record["dealer"] = sheet.deals_next
     record["totals"] = sheet.totals
     record["winners"] = [sheet.players[seat] for seat in sorted(sheet.winners)]
     if story:

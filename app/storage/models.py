@@ -72,10 +72,14 @@ class Game(Model):
     # The table of phones that score it with its own (« Inviter à marquer »), else None: every
     # phone of the table may see and write it, and the games that follow from it (rematches).
     table_id: Mapped[int | None] = mapped_column(ForeignKey("shared_table.id", ondelete="SET NULL"))
+    # The seat that deals (or starts) the next round, by the game's rule or set by hand; NULL for
+    # games from before it was kept, until someone sets it (« Qui donne ? »).
+    dealer: Mapped[int | None]
 
     # The rounds « Annuler la manche » removed, last cancelled last, so that « Rétablir la
     # manche N » can put them back; a new round recorded by hand empties it. NULL: none. Each is
-    # its scores, or {"scores": [...], "ended_by": seat} where the game asks who ended it.
+    # its scores, or {"scores": [...], "ended_by": seat, "dealer": seat} where the game asks who
+    # ended it or the dealer was kept.
     cancelled_rounds: Mapped[list[list[int] | dict[str, Any]] | None] = mapped_column(JSON)
     # The sheet as typed, whole in this row, written by every change with the version it is of
     # (app/services/saved_game.py, `kept_sheet`): statistics and exports read a phone's thousands
@@ -121,6 +125,7 @@ class Round(Model):
     # The column keeps its first name, from when 6 qui prend was the only game.
     scores: Mapped[list[int]] = mapped_column("heads", JSON)
     ended_by: Mapped[int | None]  # the seat that ended the round, where the game asks (Skyjo)
+    dealer: Mapped[int | None]  # the seat that dealt (or started) it; NULL where not kept
     # When it was recorded (UTC): the last round's says how long the game lasted, for a shared
     # result. None for rounds imported, or recorded before rounds were dated.
     recorded_at: Mapped[datetime | None] = mapped_column(default=utcnow)

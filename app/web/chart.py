@@ -62,6 +62,10 @@ MARKERS = (
     "plus",
 )
 
+# The same shapes as characters, beside the names (Scores, Manches, the follow page): ✕ rather
+# than ✖, which some phones draw as an emoji.
+MARKS = ("●", "■", "▲", "◆", "✕", "○", "□", "△", "◇", "✚")
+
 
 @dataclass(frozen=True)
 class Line:
@@ -72,6 +76,7 @@ class Line:
     total: int
     label_y: float = 0.0  # where the end label sits: at the line's end, moved apart from others
     room: float | None = None  # user units a label's line may take; None: on one line
+    series: int = 0  # its colour and marker's index (rules.player_colours): app.css's .chart-sN
 
     @cached_property  # read by the spreading, the chart's width and the template
     def label_lines(self) -> tuple[str, ...]:
@@ -255,14 +260,15 @@ def score_chart(sheet: Scoresheet) -> Chart | None:
     lines = tuple(
         Line(
             name=name,
-            colour=COLOURS[seat % len(COLOURS)],
-            marker=MARKERS[seat % len(MARKERS)],
+            colour=COLOURS[sheet.colours[seat]],
+            marker=MARKERS[sheet.colours[seat]],
             points=(
                 (x(0), y(0)),
                 *((x(r + 1), y(t[seat])) for r, t in enumerate(sheet.running_totals)),
             ),
             total=sheet.totals[seat],
             room=room,
+            series=sheet.colours[seat],
         )
         for seat, name in enumerate(sheet.players)
     )

@@ -12,7 +12,7 @@ from app import rules
 from app.platform.languages import translate
 from app.rules import Scoresheet
 from app.rules.scoreboard import offline_rules, offline_warnings
-from app.web.chart import score_chart
+from app.web.chart import MARKS, score_chart
 from app.web.sheet_view import long_word, score_lines, sheet_rows
 from app.web.wording import game_name, local_datetime
 
@@ -54,7 +54,7 @@ def offline_counting(sheet: Scoresheet) -> dict[str, object]:
     rules = sheet.rules
     score_range = rules.game.player_range(len(sheet.players), rules.variants)
     return {
-        **offline_rules(rules, len(sheet.rounds)),
+        **offline_rules(rules, len(sheet.rounds), sheet.dealer),
         "warnings": warnings,
         "range": list(score_range),
     }
@@ -81,6 +81,7 @@ def qr_code(address: str) -> str:
 def init_app(app: Flask) -> None:
     # The rule values pages state (2 to 10 players, 66, the ranges) come from the rules alone.
     app.jinja_env.globals["rules"] = rules
+    app.jinja_env.globals["marks"] = MARKS  # each colour index's shape (rules.player_colours)
     app.add_template_filter(names_list)
     app.add_template_filter(bdi)
     app.add_template_filter(isolated)
@@ -94,4 +95,5 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(score_chart)
     app.add_template_filter(sheet_rows)
     app.add_template_filter(score_lines)
+    app.add_template_filter(translate, "translated")  # a rule's Message (« Qui donne ? »)
     app.add_template_test(long_word)

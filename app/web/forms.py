@@ -281,6 +281,20 @@ class CancelRoundForm(DrawnForm):
         return whole_number(self.number.data)
 
 
+class DealerForm(DrawnForm):
+    """« Qui donne ? » and « Changer »: a seat; or « Tirer au sort », which names none."""
+
+    dealer = StringField(default="")
+    lots = StringField(default="")
+
+    def seat(self) -> int | None:
+        """Return the seat chosen, None to draw lots (a seat not read is -1: no one's)."""
+        if self.lots.data:
+            return None
+        seat = whole_number(self.dealer.data)
+        return -1 if seat is None else seat
+
+
 class RestoreRoundForm(RoundForm):
     """The round this form puts back, as its page showed it: a repeat puts back nothing."""
 

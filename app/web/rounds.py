@@ -14,11 +14,12 @@ from werkzeug.routing import BaseConverter
 from app import rules
 from app.platform import rate_limits
 from app.platform.devices import current_device_hash
-from app.services import reads, rounds, saved_game
+from app.services import dealing, reads, rounds, saved_game
 from app.services.refusals import GameChanged, Refused, StaleRound
 from app.web.forms import (
     FIELD,
     CancelRoundForm,
+    DealerForm,
     EditRoundForm,
     RestoreRoundForm,
     RoundForm,
@@ -137,6 +138,24 @@ def restore_round(public_id: str) -> ResponseReturnValue:
         flash(said(refused.refusal), "info")
         return answer_write(refused.game)
     flash(_("Manche %(number)s rétablie.", number=number), "info")
+    return answer_write(found)
+
+
+@bp.post("/parties/<public_id>/donneur")
+@rate_limits.writes
+def set_dealer(public_id: str) -> ResponseReturnValue:
+    """Set who deals the next round (« Changer »), or draw lots for the first (« Tirer au
+    sort »)."""
+    form = DealerForm(request.form)
+    try:
+        found = dealing.set_dealer(
+            public_id, current_device_hash(), form.seat(), version=form.game_version()
+        )
+    except GameChanged as changed:
+        return game_page(changed.game, refusal=shown(changed.refusal), focus_entry=True), 409
+    except Refused as refused:  # a repeat, the game over, lots after the first round
+        flash(said(refused.refusal), "info")
+        return answer_write(refused.game)
     return answer_write(found)
 
 

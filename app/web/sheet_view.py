@@ -80,12 +80,15 @@ class ScoreLine:
     low: int | None
     gauge_label: str | None  # « Alice : 12 sur 66 », the name isolated (as filters.isolated)
     long_word: bool  # a word no phone's scoreboard has the room for: it may break (app.css)
+    colour: int = 0  # the player's colour and marker (app.css's .mk0 …), the chart's
+    deals: str | None = None  # « donne » (« commence »): this player deals the next round
 
 
 def score_lines(sheet: Scoresheet) -> list[ScoreLine]:
     """Return the scoreboard's lines, in seat order."""
     rank = Markup(gettext("%(rank)s<sup>e</sup>"))
     gauge_label = gettext("%(name)s\u202f: %(total)s sur %(limit)s")
+    deals = translate(sheet.rules.game.deals)
     return [
         ScoreLine(
             line.seat,
@@ -104,6 +107,8 @@ def score_lines(sheet: Scoresheet) -> list[ScoreLine]:
             else gauge_label
             % {"name": f"\u2068{line.name}\u2069", "total": line.total, "limit": line.limit},
             long_word(line.name),
+            sheet.colours[line.seat],
+            deals if line.seat == sheet.deals_next else None,
         )
         for line in sheet.standings
     ]

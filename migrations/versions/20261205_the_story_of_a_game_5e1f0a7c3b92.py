@@ -11,8 +11,6 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "5e1f0a7c3b92"
-# The head of main when this branch started (the brief named 3e7a9c5d1b08, which is not the
-# head here: 6f1d2b8e4c07 follows it); the lead chains the second wave's revisions at merge.
 down_revision = "6f1d2b8e4c07"
 branch_labels = None
 depends_on = None

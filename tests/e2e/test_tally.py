@@ -200,3 +200,28 @@ def test_the_page_doubles_skyjo_s_ender_on_a_tie_and_never_a_lowest_or_a_negativ
         [data, [list(scores)], [ender]],
     )
     assert counted["totals"] == sheet.totals
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(sorted(rules.GAMES)),
+    st.integers(0, 2),
+    st.lists(st.integers(0, 2), min_size=1, max_size=5),
+)
+def test_the_page_passes_the_deal_over_waiting_rounds_as_the_game_does(
+    tally_page, key, dealer, enders
+):
+    """Issue 45: « donne » moves over the rounds that wait as it will once they are recorded."""
+    game_rules = rules.GameRules.of(rules.game_of(key), end=rules.EndRule.ROUNDS, round_count=50)
+    typed = [rules.RoundScores((1, 2, 3), ender) for ender in enders]
+    expected = dealer
+    for round_ in typed:
+        expected = game_rules.game.next_dealer(expected, round_, 3)
+    data = offline_rules(game_rules, 0, dealer) | {"warnings": []}
+
+    counted = tally_page.evaluate(
+        "([data, rounds, enders]) => window.sqpTally(data, [0, 0, 0], rounds, enders)",
+        [json.loads(json.dumps(data)), [list(r.scores) for r in typed], enders],
+    )
+
+    assert counted["dealer"] == expected

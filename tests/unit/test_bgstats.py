@@ -101,10 +101,19 @@ def test_every_player_has_the_booleans_bgstats_android_requires():
     play = bgstats_play(finished(["Brice", "Chloé", "Aube"], [5, 9, 30], [10, 10, 40]), PARIS)
 
     for player in play["players"]:
-        assert player["startPlayer"] is False  # who started is not known here
+        assert player["startPlayer"] is False  # who dealt first was not kept for this game
         assert player["newPlayer"] is False
         assert player["sourcePlayerId"] and player["name"]
     assert play["sourceName"] and play["playDate"]
+
+
+def test_the_start_player_is_whoever_dealt_the_first_round():
+    sheet = Scoresheet(
+        ("Brice", "Chloé", "Aube"), ((5, 9, 30), (10, 10, 40)), GameRules.of(SIX_NIMMT), (), (2, 0)
+    )
+    play = bgstats_play(SavedGame("g1", 3, STARTED, sheet), PARIS)
+
+    assert [p["startPlayer"] for p in play["players"]] == [False, False, True]
 
 
 def test_tied_totals_share_a_rank_and_the_next_rank_is_skipped():

@@ -199,3 +199,20 @@ def test_stacked_combining_marks_stay_inside_their_row(speaking):
         reference = draw(result_card(plain))
     for box in ((0, 0, WIDTH, row[1]), (0, row[3], WIDTH, HEIGHT)):
         assert image.crop(box).tobytes() == reference.crop(box).tobytes()
+
+
+def test_each_row_has_the_players_colour_mark_before_the_name_within_the_row(speaking):
+    with speaking("fr"):
+        card = result_card(THREE)
+        placed = layout(card)
+
+    # Brice 15, Chloé 19, Aube 70: best first, each with the colour of their seat.
+    assert [line.colour for line in card.lines] == [0, 1, 2]
+    names = [text for text in placed.texts if text.part.startswith("name")]
+    assert [mark.colour for mark in placed.marks] == [0, 1, 2]
+    for mark, name in zip(placed.marks, names, strict=True):
+        left, top, right, bottom = mark.box
+        assert right <= name.x and name.box[1] <= top < bottom <= name.box[3]
+    image = draw(card)
+    middle = [((m.box[0] + m.box[2]) // 2, (m.box[1] + m.box[3]) // 2) for m in placed.marks]
+    assert image.getpixel(middle[0]) == (0xB3, 0x59, 0x00)  # a filled circle, the chart's first

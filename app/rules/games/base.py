@@ -12,7 +12,7 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.rules.messages import Message, Refusal
+from app.rules.messages import N_, Message, Refusal
 
 
 class EndRule(enum.StrEnum):
@@ -35,6 +35,14 @@ class Tool(enum.StrEnum):
 
     ASSISTANT = "assistant"  # « Assistant de manche »: places the cards of a round
     HEAD_COUNT = "head-count"  # « Compter les têtes »: counts a pile of cards
+
+
+class DealRule(enum.StrEnum):
+    """Who deals (or starts) the next round: its value is static/tally.js's name for it, so a
+    round counted offline moves the marker as the server will."""
+
+    NEXT_SEAT = "next-seat"  # the next player in seat order, after the last the first
+    ROUND_ENDER = "round-ender"  # whoever ended the round (Skyjo)
 
 
 @dataclass(frozen=True)
@@ -167,6 +175,11 @@ class RoundGame(abc.ABC):
     # A tie for the best total at the end plays another round rather than sharing the win
     # (Flip 7: The Op's FAQ); the game goes on until one is ahead.
     tie_plays_on: bool = False
+    # Who deals or starts the next round, and the words for it: the scoreboard's marker (« donne »)
+    # and the form that sets it by hand (« Qui donne ? »).
+    deal_rule: DealRule = DealRule.NEXT_SEAT
+    deals: Message = N_("donne")
+    who_deals: Message = N_("Qui donne ?")
 
     @property
     def chooses_best(self) -> bool:
@@ -203,3 +216,11 @@ class RoundGame(abc.ABC):
     def points(self, typed: RoundScores) -> tuple[int, ...]:
         """Return the points each player scores for a round as typed (most games: the scores)."""
         return typed.scores
+
+    def next_dealer(self, dealer: int, typed: RoundScores, seats: int) -> int:
+        """Return the seat that deals (or starts) the round after `typed`, which `dealer` dealt:
+        by the game's deal_rule. A round that names no ender (one imported so) passes the deal
+        to the next seat."""
+        if self.deal_rule is DealRule.ROUND_ENDER and typed.ended_by is not None:
+            return typed.ended_by % seats
+        return (dealer + 1) % seats

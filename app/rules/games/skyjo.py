@@ -6,7 +6,15 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from app.rules.games.base import Best, CardCount, CountedHand, EndRule, RoundGame, RoundScores
+from app.rules.games.base import (
+    Best,
+    CardCount,
+    CountedHand,
+    DealRule,
+    EndRule,
+    RoundGame,
+    RoundScores,
+)
 from app.rules.messages import N_, Message, Names, Refusal
 
 # 12 cards of −2 to 12; three equal cards in a column are discarded. The lowest hand is five −2
@@ -135,6 +143,10 @@ class Skyjo(RoundGame):
     # 100, one more round may well end the game.
     close_to_end = 25
     card_count = SKYJO_CARDS
+    # The rule book: whoever ended a round starts the next (no one deals in turn).
+    deal_rule = DealRule.ROUND_ENDER
+    deals = N_("commence")
+    who_deals = N_("Qui commence ?")
 
     def check_round(
         self, typed: RoundScores, players: Sequence[str], variants: frozenset[str] = frozenset()

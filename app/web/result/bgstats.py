@@ -54,9 +54,10 @@ def bgstats_play(game: SavedGame, zone: tzinfo, comments: str | None = None) -> 
                 "rank": line.rank,
                 "winner": line.winner,
                 # BG Stats' Android app refuses a play whose players lack these booleans
-                # (« Invalid data: No value for startPlayer »): who started is not recorded
-                # here, nor whether it was a first game, so both are false, BG Stats' own default.
-                "startPlayer": False,
+                # (« Invalid data: No value for startPlayer »): who dealt (or started) the first
+                # round is, where it was kept; whether it was a first game is not recorded, so
+                # false, BG Stats' own default.
+                "startPlayer": line.seat == game.scoresheet.start_player,
                 "newPlayer": False,
                 # The statistics tell players apart by their name's key: BG Stats then
                 # remembers who each is, game after game.

@@ -16,8 +16,9 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageColor, ImageDraw, ImageFont
 
+from app.web.chart import COLOURS, MARKERS
 from app.web.result.fonts import ascent, fit, line_height, paragraph, pieces, width_of, wrap
 from app.web.result.text import ResultCard
 
@@ -37,6 +38,7 @@ CROSSED = (155, 44, 44)
 LARGEST = 1.3  # a few players are drawn larger than ten
 RANK_WIDTH = 90  # at scale 1: room for « 10 »
 TOTAL_WIDTH = 150  # room for « 104 »
+MARK_WIDTH = 44  # the player's colour mark before the name
 
 
 @dataclass(frozen=True)
@@ -90,10 +92,20 @@ class Band:
 
 
 @dataclass(frozen=True)
+class Mark:
+    """A player's colour and marker shape, the chart's (chart.COLOURS, chart.MARKERS), drawn
+    before the name: the name says who it is, the mark ties the row to the page's colours."""
+
+    box: tuple[int, int, int, int]
+    colour: int  # the index of rules.player_colours
+
+
+@dataclass(frozen=True)
 class Layout:
     bands: tuple[Band, ...]
     texts: tuple[Text, ...]
     scale: float
+    marks: tuple[Mark, ...] = ()
 
 
 def _shifted(box: tuple[int, int, int, int], x: int, y: int) -> tuple[int, int, int, int]:
@@ -117,6 +129,7 @@ def _layout_at(card: ResultCard, scale: float, force: bool = False) -> Layout | 
 
     bands: list[Band] = []
     texts: list[Text] = []
+    marks: list[Mark] = []
     left, right = MARGIN, WIDTH - MARGIN
     room = right - left
 
@@ -151,9 +164,9 @@ def _layout_at(card: ResultCard, scale: float, force: bool = False) -> Layout | 
         top += line_height(size)
     top += px(30)
 
-    rank_width, total_width = px(RANK_WIDTH), px(TOTAL_WIDTH)
-    name_left = left + rank_width
-    name_room = room - rank_width - total_width - px(16)
+    rank_width, total_width, mark_width = px(RANK_WIDTH), px(TOTAL_WIDTH), px(MARK_WIDTH)
+    name_left = left + rank_width + mark_width
+    name_room = room - rank_width - mark_width - total_width - px(16)
     padding, figures, note_size = px(12), px(46), px(28)
     for index, row in enumerate(card.lines):
         size, lines = fit(row.name, px(46), row.winner, name_room, smallest=px(32))
@@ -175,6 +188,12 @@ def _layout_at(card: ResultCard, scale: float, force: bool = False) -> Layout | 
         texts.append(
             Text(f"total {index}", row.total, right, y, total_size, True, INK, box, "right")
         )
+        # The mark, as high as a capital of the name's first line, in the room before it.
+        side, middle = px(MARK_WIDTH * 0.55), y + ascent(size) - round(size * 0.36)
+        mark_left = name_left - mark_width
+        marks.append(
+            Mark((mark_left, middle - side // 2, mark_left + side, middle + side // 2), row.colour)
+        )
         box = (name_left, row_top, name_left + name_room, row_bottom)
         for line in lines:
             texts.append(Text(f"name {index}", line, name_left, y, size, row.winner, INK, box))
@@ -191,13 +210,13 @@ def _layout_at(card: ResultCard, scale: float, force: bool = False) -> Layout | 
     down = max(0, spare) // 2
     bands[fixed_bands:] = [_moved(band, down) for band in bands[fixed_bands:]]
     texts[fixed_texts:] = [_moved(text, down) for text in texts[fixed_texts:]]
-    return Layout(tuple(bands), tuple(texts), scale)
+    return Layout(tuple(bands), tuple(texts), scale, tuple(_moved(mark, down) for mark in marks))
 
 
-def _moved(item: Band | Text, down: int) -> Any:
+def _moved(item: Band | Text | Mark, down: int) -> Any:
     left, top, right, bottom = item.box
     box = (left, top + down, right, bottom + down)
-    if isinstance(item, Band):
+    if isinstance(item, Band | Mark):
         return replace(item, box=box)
     return replace(item, y=item.y + down, box=box)
 
@@ -211,7 +230,36 @@ def draw(card: ResultCard) -> Image.Image:
         pen.rectangle(band.box, fill=band.colour)
     for text in placed.texts:
         _paint(image, text)
+    for mark in placed.marks:
+        _mark(pen, mark)
     return image
+
+
+def _mark(pen: ImageDraw.ImageDraw, mark: Mark) -> None:
+    """Draw a player's marker shape in their colour, as the chart draws it."""
+    left, top, right, bottom = mark.box
+    colour = ImageColor.getrgb(COLOURS[mark.colour])
+    shape = MARKERS[mark.colour]
+    width = max(2, (right - left) // 6)
+    x, y = (left + right) / 2, (top + bottom) / 2
+    outline: dict[str, Any] = (
+        {"outline": colour, "width": width} if shape.endswith("-open") else {"fill": colour}
+    )
+    kind = shape.removesuffix("-open")
+    if kind == "circle":
+        pen.ellipse(mark.box, **outline)
+    elif kind == "square":
+        pen.rectangle(mark.box, **outline)
+    elif kind == "triangle":
+        pen.polygon([(x, top), (right, bottom), (left, bottom)], **outline)
+    elif kind == "diamond":
+        pen.polygon([(x, top), (right, y), (x, bottom), (left, y)], **outline)
+    elif kind == "cross":
+        pen.line([(left, top), (right, bottom)], fill=colour, width=width + 1)
+        pen.line([(left, bottom), (right, top)], fill=colour, width=width + 1)
+    else:  # plus
+        pen.line([(left, y), (right, y)], fill=colour, width=width + 1)
+        pen.line([(x, top), (x, bottom)], fill=colour, width=width + 1)
 
 
 def _paint(image: Image.Image, text: Text) -> None:

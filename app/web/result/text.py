@@ -27,6 +27,7 @@ class CardLine:
     total: str
     winner: bool
     note: str  # « A dépassé 66 » for whoever ended the game, else ""
+    colour: int = 0  # the player's colour and marker (rules.player_colours), the chart's
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,14 @@ def result_card(game: SavedGame) -> ResultCard:
         title=game_name(game.scoresheet.rules),
         headline=headline,
         lines=tuple(
-            CardLine(str(p.rank), p.name, str(p.total), p.winner, translate(p.note) or "")
+            CardLine(
+                str(p.rank),
+                p.name,
+                str(p.total),
+                p.winner,
+                translate(p.note) or "",
+                game.scoresheet.colours[p.seat],
+            )
             for p in result.placings
         ),
         facts=(

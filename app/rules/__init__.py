@@ -10,6 +10,7 @@ import rules`, then `rules.Scoresheet`, `rules.GAMES`…: it holds what they ask
 game's own things (6 qui prend's cards, for its round assistant) are imported from its module.
 """
 
+from app.rules.evening import EveningLine, evening_ranking, first_seen_names
 from app.rules.games import (
     DEFAULT_GAME,
     GAMES,
@@ -46,6 +47,7 @@ __all__ = [
     "Best",
     "DEFAULT_GAME",
     "EndRule",
+    "EveningLine",
     "FieldKey",
     "GAMES",
     "GameRules",
@@ -65,6 +67,8 @@ __all__ = [
     "Tool",
     "Variant",
     "WrongRound",
+    "evening_ranking",
+    "first_seen_names",
     "game_of",
     "name_key",
     "placings",

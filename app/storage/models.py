@@ -43,6 +43,7 @@ class Game(Model):
         Index("ix_game_device_creation_key", "device_hash", "creation_key", unique=True),
         Index("ix_game_follow_token", "follow_token", unique=True),
         Index("ix_game_table_recent", "table_id", "created_at", "id"),
+        Index("ix_game_evening", "evening_id"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -72,6 +73,11 @@ class Game(Model):
     # The table of phones that score it with its own (« Inviter à marquer »), else None: every
     # phone of the table may see and write it, and the games that follow from it (rematches).
     table_id: Mapped[int | None] = mapped_column(ForeignKey("shared_table.id", ondelete="SET NULL"))
+    # The evening it belongs to (« La soirée », app/services/evenings.py): the id of the evening's
+    # first game, for the games that followed it (a rematch, « Autre jeu, même table »); NULL for
+    # a game that began its own. A plain number, no foreign key: deleting the first game leaves
+    # the others one evening (an id is never given again while a greater one exists).
+    evening_id: Mapped[int | None]
 
     # The rounds « Annuler la manche » removed, last cancelled last, so that « Rétablir la
     # manche N » can put them back; a new round recorded by hand empties it. NULL: none. Each is

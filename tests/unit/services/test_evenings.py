@@ -8,10 +8,9 @@ from __future__ import annotations
 import pytest
 
 from app import rules
-from app.platform.extensions import db
 from app.rules import EndRule, GameRules
 from app.rules.games.six_nimmt import SIX_NIMMT
-from app.services import evenings, games, reads, rounds, tables
+from app.services import evenings, games, reads, rounds, sharing, tables
 from app.services.refusals import GameNotFound
 
 pytestmark = pytest.mark.storage
@@ -97,8 +96,6 @@ def test_the_names_seen_before_a_game_come_in_the_order_they_first_sat_down():
 
 
 def test_the_follow_address_goes_on_to_the_next_game_once_the_game_is_over():
-    from app.services import sharing
-
     first = games.start_game(DEVICE, ["Anna", "Ben"], SIX).public_id
     sharing.share_game(first, DEVICE)
     token = sharing.follow_token(first, DEVICE)[0]

@@ -14,15 +14,17 @@ NAMES = ["Alice", "Bruno", "Chloé"]
 
 
 def ranking_rows(page):
-    """Each row of « Classement de la soirée » as its cells read: rank, name, games, wins…"""
+    """Each row of « Classement de la soirée »: rank, name (its header « 1. Alice »), games,
+    wins, mean place."""
     table = page.get_by_role("table", name="Classement de la soirée")
     expect(table).to_be_visible()
     expect(table.get_by_role("columnheader", name=re.compile("^Parties"))).to_be_visible()
     expect(table.get_by_role("columnheader", name=re.compile("^Victoires"))).to_be_visible()
     rows = []
     for row in table.get_by_role("row").all()[1:]:
-        rank, *figures = (cell.strip() for cell in row.get_by_role("cell").all_inner_texts())
-        rows.append([rank, row.get_by_role("rowheader").inner_text().strip(), *figures])
+        rank, name = row.get_by_role("rowheader").inner_text().strip().split(". ", 1)
+        figures = [cell.strip() for cell in row.get_by_role("cell").all_inner_texts()]
+        rows.append([rank, name, *figures])
     return rows
 
 

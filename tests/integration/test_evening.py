@@ -45,15 +45,17 @@ def start_from(client, form_page, **fields: str):
 
 
 def evening_rows(page) -> list[list[str]]:
+    """Each row of « Classement de la soirée »: rank, name, games, wins, mean place."""
     table = table_named(page, "Classement de la soirée")
     assert table is not None, "no table « Classement de la soirée »"
     headers = [cell.text for cell in table.find("thead").find_all("th")]
     assert any(h.startswith("Parties") for h in headers)
     assert any(h.startswith("Victoires") for h in headers)
-    return [
-        [cell.text for cell in row.find_all() if cell.tag in ("th", "td")]
-        for row in table.find("tbody").find_all("tr")
-    ]
+    rows = []
+    for row in table.find("tbody").find_all("tr"):
+        rank, name = row.find("th").text.split(". ", 1)
+        rows.append([rank, name, *(cell.text for cell in row.find_all("td"))])
+    return rows
 
 
 def test_another_game_at_the_same_table_has_the_names_and_joins_the_evening(client):

@@ -90,3 +90,35 @@ def test_an_evening_of_three_games_on_two_phones_and_the_big_screen(new_context)
     assert ranking_rows(second.page) == expected
     expect(screen.page.get_by_role("table", name="Classement de la soirée")).to_be_visible()
     assert ranking_rows(screen.page) == expected
+
+
+def evening_of_two_games(page) -> str:
+    """A 6 qui prend game Bruno wins and its rematch; return the evening's page's text to send."""
+    game = game_started(page, NAMES, [70, 3, 10])
+    game.rematch.click()
+    expect(game.scoreboard).to_be_visible()
+    control(page, "La soirée").click()
+    return "La soirée\u202f: 1. Bruno, 1 victoire en 2 parties; 2. Chloé, 0 victoire en 2 parties; 3. Alice, 0 victoire en 2 parties"
+
+
+def test_partager_copies_the_evening_as_text_where_there_is_no_share_sheet(new_context):
+    page = new_context(permissions=["clipboard-read", "clipboard-write"]).new_page()
+    text = evening_of_two_games(page)
+
+    control(page, "Partager").click()
+
+    expect(page.get_by_role("status").filter(has_text="Résultat copié")).to_be_visible()
+    assert page.evaluate("navigator.clipboard.readText()") == text
+
+
+def test_partager_hands_the_evening_to_the_phones_share_sheet(new_context):
+    context = new_context()
+    # This Chromium has no share sheet: a phone's is stood in for, to see what the page hands it.
+    context.add_init_script("navigator.share = async (data) => { window.__shared = data; };")
+    page = context.new_page()
+    text = evening_of_two_games(page)
+
+    control(page, "Partager").click()
+
+    page.wait_for_function("() => window.__shared !== undefined")
+    assert page.evaluate("window.__shared") == {"text": text}

@@ -92,9 +92,11 @@ def _seen_game(public_id: str | None, device_hash: str) -> Game | None:
 
 def _follows(old: Game, game: Game, work: UnitOfWork) -> None:
     """Make `game` the one the table plays after `old` (inside its unit of work): the same
-    evening and table; the follow address moves on from a finished game (its streams look
-    again), as with a rematch."""
-    game.evening_id = old.evening_id if old.evening_id is not None else old.id
+    evening (which `old` begins, if it was played alone) and table; the follow address moves on
+    from a finished game (its streams look again), as with a rematch."""
+    if old.evening_id is None:
+        old.evening_id = old.id
+    game.evening_id = old.evening_id
     game.table_id = old.table_id
     if old.follow_token is not None and SavedGame.of(old).scoresheet.is_over:
         work.announce(old)

@@ -74,9 +74,11 @@ class Game(Model):
     # phone of the table may see and write it, and the games that follow from it (rematches).
     table_id: Mapped[int | None] = mapped_column(ForeignKey("shared_table.id", ondelete="SET NULL"))
     # The evening it belongs to (« La soirée », app/services/evenings.py): the id of the evening's
-    # first game, for the games that followed it (a rematch, « Autre jeu, même table »); NULL for
-    # a game that began its own. A plain number, no foreign key: deleting the first game leaves
-    # the others one evening (an id is never given again while a greater one exists).
+    # first game, on each game of an evening of two or more (the first's set when the second
+    # joins it: by a rematch or « Autre jeu, même table »); NULL for a game played alone, so a
+    # page knows from the game's own row whether to link the evening. A plain number, no
+    # foreign key: deleting the first game leaves the others one evening (SQLite gives an id
+    # again only above the greatest one left).
     evening_id: Mapped[int | None]
 
     # The rounds « Annuler la manche » removed, last cancelled last, so that « Rétablir la

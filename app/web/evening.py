@@ -85,8 +85,7 @@ def evening(public_id: str) -> str:
 @no_device_cookie
 def followed_evening(token: str) -> str:
     """Show the evening of the game shared under a follow address, read-only."""
-    game_id, _version = sharing.followed_version(token)
-    found = evenings.followed_evening(game_id)
+    found = evenings.followed_evening(sharing.followed_game(token))
     if found is None:
         raise GameNotFound(token)
     back = url_for("follow.follow", token=token)

@@ -226,7 +226,7 @@ def _stream_version(game_id: int, version: int) -> str:
 def _render_follow(template: str, token: str, found: saved_game.SavedGame, game_id: int) -> str:
     # The big screen shows the evening's ranking between two games: once the game is over, and
     # on the next one (the address went on with the table) until its first round.
-    evening = evenings.followed_evening(game_id)
+    evening = evenings.followed_evening(found)
     between = evening is not None and (found.scoresheet.is_over or not found.scoresheet.rounds)
     return render_template(
         template,

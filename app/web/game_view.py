@@ -10,7 +10,7 @@ from typing import Any
 from flask import url_for
 
 from app import rules
-from app.services import evenings, games
+from app.services import games
 from app.services.saved_game import SavedGame
 from app.web.result.share import ResultShare, share_of
 
@@ -34,7 +34,7 @@ class GamePage:
         # finished game has a rematch): the page links it, and opens no live stream (it would
         # move on at once).
         rematch = games.rematch_of(found) if found.scoresheet.is_over else None
-        return cls(found, found.scoresheet, share, rematch, evenings.in_evening(found.public_id))
+        return cls(found, found.scoresheet, share, rematch, found.evening is not None)
 
     def context(self) -> dict[str, Any]:
         """Return the template's variables (`game`, `sheet`, `share`, `rematch`, `evening`)."""

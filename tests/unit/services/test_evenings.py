@@ -31,6 +31,13 @@ def finish(public_id: str, scores, device=DEVICE) -> None:
     rounds.record_round(public_id, device, 1, rules.RoundScores(tuple(scores)), version=version)
 
 
+def alone(public_id: str) -> bool:
+    """Whether the game is played alone: no evening, and no evening page."""
+    with pytest.raises(GameNotFound):
+        evenings.evening(public_id, DEVICE)
+    return reads.find_game(public_id, DEVICE).evening is None
+
+
 def rematch(public_id: str, device=DEVICE) -> str:
     version = reads.find_game(public_id, device).version
     return games.rematch(public_id, device, version).public_id
@@ -58,9 +65,7 @@ def test_a_plain_new_game_starts_an_evening_of_its_own():
     finish(first, [70, 3])
     plain = games.start_game(DEVICE, ["Anna", "Ben"], DICE).public_id
 
-    assert not evenings.in_evening(first) and not evenings.in_evening(plain)
-    with pytest.raises(GameNotFound):  # an evening of one is no evening
-        evenings.evening(first, DEVICE)
+    assert alone(first) and alone(plain)
 
 
 def test_a_game_this_phone_may_not_see_is_ignored_and_the_new_game_begins_an_evening():
@@ -69,8 +74,8 @@ def test_a_game_this_phone_may_not_see_is_ignored_and_the_new_game_begins_an_eve
 
     for after in (theirs, "x" * 200, "\x00", "../../", ""):
         mine = games.start_game(DEVICE, ["Anna", "Ben"], DICE, after=after).public_id
-        assert not evenings.in_evening(mine)
-    assert not evenings.in_evening(theirs)
+        assert alone(mine)
+    assert reads.find_game(theirs, OTHER).evening is None
 
 
 def test_every_phone_of_the_table_sees_the_same_evening_and_no_other_phone_does():
@@ -106,6 +111,5 @@ def test_the_follow_address_goes_on_to_the_next_game_once_the_game_is_over():
     following = games.start_game(DEVICE, ["Anna", "Ben"], DICE, after=first).public_id
 
     assert sharing.followed_game(token).public_id == following != in_progress
-    game_id = sharing.followed_version(token)[0]
-    followed = evenings.followed_evening(game_id)
+    followed = evenings.followed_evening(sharing.followed_game(token))
     assert followed is not None and len(followed.games) == 3

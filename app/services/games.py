@@ -135,6 +135,17 @@ def delete_game(public_id: str, device_hash: str | None, version: int | None) ->
         check_version(SavedGame.of(game), version, NOT_DELETED)
         work.announce(game)  # its followers see the share end
         db.session.delete(game)
+        if game.evening_id is not None:
+            _leave_evening(game.evening_id)
+
+
+def _leave_evening(evening: int) -> None:
+    """After a game of this evening was deleted (inside its unit of work): a game left alone in
+    it is played alone again, and its page no longer links an evening of one."""
+    db.session.flush()
+    left = db.session.scalars(select(Game).where(Game.evening_id == evening).limit(2)).all()
+    if len(left) == 1:
+        left[0].evening_id = None
 
 
 # A rematch's creation key names the game it follows: a second tap (or another phone of the

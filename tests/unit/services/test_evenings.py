@@ -113,3 +113,16 @@ def test_the_follow_address_goes_on_to_the_next_game_once_the_game_is_over():
     assert sharing.followed_game(token).public_id == following != in_progress
     followed = evenings.followed_evening(sharing.followed_game(token))
     assert followed is not None and len(followed.games) == 3
+
+
+def test_a_game_left_alone_by_deletions_is_played_alone_again():
+    first = games.start_game(DEVICE, ["Anna", "Ben"], SIX).public_id
+    finish(first, [70, 3])
+    second = rematch(first)
+    third = games.start_game(DEVICE, ["Anna", "Ben"], DICE, after=second).public_id
+
+    games.delete_game(first, DEVICE, reads.find_game(first, DEVICE).version)
+    assert len(evenings.evening(third, DEVICE).games) == 2  # the evening goes on without it
+    games.delete_game(second, DEVICE, reads.find_game(second, DEVICE).version)
+
+    assert alone(third)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Blueprint, render_template, url_for
+from flask import Blueprint, Response, current_app, render_template, url_for
 from flask_babel import format_decimal, ngettext
 from flask_babel import gettext as _
 
@@ -83,10 +83,15 @@ def evening(public_id: str) -> str:
 
 @bp.get("/suivre/<token>/soiree")
 @no_device_cookie
-def followed_evening(token: str) -> str:
+def followed_evening(token: str) -> Response:
     """Show the evening of the game shared under a follow address, read-only."""
     found = evenings.followed_evening(sharing.followed_game(token))
     if found is None:
         raise GameNotFound(token)
     back = url_for("follow.follow", token=token)
-    return render_template("evening/evening.html", page=EveningPage.of(found, back), follow=True)
+    page = render_template("evening/evening.html", page=EveningPage.of(found, back), follow=True)
+    response = current_app.make_response(page)
+    # As the follow page's: its address is a key, never passed on nor indexed.
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["X-Robots-Tag"] = "noindex"
+    return response

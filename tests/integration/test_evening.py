@@ -164,6 +164,7 @@ def test_the_big_screen_shows_the_evening_between_two_games(app, client):
     assert evening_rows(between)[0][:4] == ["1", "Bruno", "2", "1"]
     evening = screen.get(link(between, "La soirée").get("href"))
     assert evening.status_code == 200 and screen.get_cookie("appareil") is None
+    assert evening.headers["Referrer-Policy"] == "no-referrer"
     assert "La soirée" in parse(evening.data).find("h1").text
 
     second = client.get(game_url(first)).data  # the old page links where the table went on

@@ -106,6 +106,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, migrations: bool
         assistant,
         cards,
         errors,
+        evening,
         follow,
         game,
         health,
@@ -128,6 +129,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, migrations: bool
     installed_app.init_app(app, kept_pages=game.KEPT_OFFLINE)  # its manifest and service worker
     app.register_blueprint(follow.bp)  # sharing a game, and following it from other phones
     app.register_blueprint(table.bp)  # several phones scoring one table
+    app.register_blueprint(evening.bp)  # the table's evening: its games and ranking
     app.register_blueprint(health.bp)  # /healthz, for the host
     errors.init_app(app)
     return app

@@ -23,6 +23,10 @@
     for (const button of document.querySelectorAll("[data-copy-result]")) {
       button.hidden = files || !copies;
     }
+    // A result in words alone (the evening's): the share sheet with the text, else a copy.
+    for (const button of document.querySelectorAll("[data-share-words]")) {
+      button.hidden = !navigator.share && !copies;
+    }
   }
   show();
   new MutationObserver(show).observe(document.body, { childList: true, subtree: true });
@@ -30,11 +34,13 @@
   async function copy(section, text) {
     await navigator.clipboard.writeText(text);
     const status = section.querySelector("[data-share-status]");
-    status.textContent = section.querySelector("[data-copy-result]").dataset.copied;
+    status.textContent = section.querySelector("[data-copy-result], [data-share-words]").dataset.copied;
   }
 
   document.addEventListener("click", async (event) => {
-    const button = event.target.closest?.("[data-share-file], [data-copy-result]");
+    const button = event.target.closest?.(
+      "[data-share-file], [data-copy-result], [data-share-words]",
+    );
     const section = button?.closest("[data-share-result]");
     if (!section) return;
     event.preventDefault();
@@ -51,6 +57,11 @@
     try {
       if (button.hasAttribute("data-copy-result")) {
         await copy(section, text);
+        return;
+      }
+      if (button.hasAttribute("data-share-words")) {
+        if (navigator.share) await navigator.share({ text });
+        else await copy(section, text);
         return;
       }
       // The image the page shows, from the browser's cache (the server answers 304 if asked).

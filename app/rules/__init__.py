@@ -11,6 +11,7 @@ game's own things (6 qui prend's cards, for its round assistant) are imported fr
 """
 
 from app.rules.colours import COLOUR_COUNT, player_colours
+from app.rules.evening import EveningLine, evening_ranking, first_seen_names
 from app.rules.games import (
     DEFAULT_GAME,
     GAMES,
@@ -56,6 +57,7 @@ __all__ = [
     "DEFAULT_GAME",
     "DealRule",
     "EndRule",
+    "EveningLine",
     "FieldKey",
     "GAMES",
     "GameRules",
@@ -75,6 +77,8 @@ __all__ = [
     "Tool",
     "Variant",
     "WrongRound",
+    "evening_ranking",
+    "first_seen_names",
     "game_of",
     "name_key",
     "placings",

@@ -17,7 +17,7 @@ from app.platform.extensions import db
 from app.rules import N_
 from app.services import story
 from app.services.access import load_game, load_own_game, with_sheets
-from app.services.refusals import RoundRefused, check_version
+from app.services.refusals import GameNotFound, RoundRefused, check_version
 from app.services.saved_game import SavedGame, kept_sheet
 from app.services.unit_of_work import UnitOfWork
 from app.storage.models import Game, Player
@@ -28,18 +28,26 @@ def start_game(
     typed_names: Sequence[str],
     game_rules: rules.GameRules,
     creation_key: str | None = None,
+    after: str | None = None,
 ) -> SavedGame:
     """Seat the players of a new game; raise rules.Refusal if the names cannot start one.
 
-    A creation_key already used by this device returns the game it created (a repeat).
+    A creation_key already used by this device returns the game it created (a repeat). `after`
+    (« Autre jeu, même table ») names the game the table played before: the new one joins its
+    evening and its table, and takes its follow address once it is over (the big screen goes on
+    with the table). A game this phone may not see is ignored: the new game begins an evening.
     """
     names = rules.seat_players(typed_names, game_rules.game.max_players)
     try:
-        with UnitOfWork():
+        with UnitOfWork() as work:
             existing = _created_with(device_hash, creation_key) if creation_key else None
             if existing is not None:
                 return SavedGame.of(existing)
-            return SavedGame.of(_seated(device_hash, names, game_rules, creation_key))
+            game = _seated(device_hash, names, game_rules, creation_key)
+            before = _seen_game(after, device_hash)
+            if before is not None:
+                _follows(before, game, work)
+            return SavedGame.of(game)
     except IntegrityError:  # PostgreSQL: the same form sent twice at the same moment
         existing = _created_with(device_hash, creation_key)
         if existing is None:
@@ -74,6 +82,32 @@ def _seated(
     return game
 
 
+def _seen_game(public_id: str | None, device_hash: str) -> Game | None:
+    """The game named by a new-game form's `after`, locked, if this phone may see it."""
+    if not public_id:
+        return None
+    try:
+        return load_game(public_id, device_hash, for_update=True)
+    except GameNotFound:  # a hand-made value, or a phone unseated since: a new evening
+        return None
+
+
+def _follows(old: Game, game: Game, work: UnitOfWork) -> None:
+    """Make `game` the one the table plays after `old` (inside its unit of work): the same
+    evening (which `old` begins, if it was played alone) and table; the follow address moves on
+    from a finished game (its streams look again), as with a rematch."""
+    if old.evening_id is None:
+        old.evening_id = old.id
+    game.evening_id = old.evening_id
+    game.table_id = old.table_id
+    if old.follow_token is not None and SavedGame.of(old).scoresheet.is_over:
+        work.announce(old)
+        token, old.follow_token = old.follow_token, None
+        db.session.flush()  # the token is unique: off the old game before on the new one
+        game.follow_token = token
+        work.announce(game)
+
+
 def already_created(device_hash: str | None, creation_key: str | None) -> bool:
     """Whether this device already started a game with this form (a second tap, or the form
     sent again): starting it again finds that game and creates none."""
@@ -103,6 +137,17 @@ def delete_game(public_id: str, device_hash: str | None, version: int | None) ->
         check_version(SavedGame.of(game), version, NOT_DELETED)
         work.announce(game)  # its followers see the share end
         db.session.delete(game)
+        if game.evening_id is not None:
+            _leave_evening(game.evening_id)
+
+
+def _leave_evening(evening: int) -> None:
+    """After a game of this evening was deleted (inside its unit of work): a game left alone in
+    it is played alone again, and its page no longer links an evening of one."""
+    db.session.flush()
+    left = db.session.scalars(select(Game).where(Game.evening_id == evening).limit(2)).all()
+    if len(left) == 1:
+        left[0].evening_id = None
 
 
 # A rematch's creation key names the game it follows: a second tap (or another phone of the
@@ -153,16 +198,11 @@ def rematch(public_id: str, device_hash: str | None, version: int | None) -> Sav
         if existing is not None:
             return SavedGame.of(existing)
         game = _seated(old.device_hash, sheet.players, sheet.rules, key)
-        game.table_id = old.table_id
         story.record(old, device_hash, story.REMATCH)  # the old game's story says where it went
         # Its streams look again (while it has its follow token), and move on: the followers'
         # and those of the table's other phones and of this phone's other tabs.
         work.announce(old)
-        if old.follow_token is not None:
-            token, old.follow_token = old.follow_token, None
-            db.session.flush()  # the token is unique: off the old game before on the new one
-            game.follow_token = token
-            work.announce(game)
+        _follows(old, game, work)
         return SavedGame.of(game)
 
 

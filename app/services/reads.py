@@ -154,6 +154,12 @@ def all_games(device_hash: str | None) -> list[SavedGame]:
     return [saved for _, saved in _games_read(_games_query(reachable_by(device_hash)))]
 
 
+def games_read(*conditions: ColumnElement[bool]) -> list[tuple[int, SavedGame]]:
+    """Return the games these conditions find, oldest first, each with its row's id, read as
+    all_games reads them (an evening's: app/services/evenings.py)."""
+    return _games_read(_games_query(*conditions))
+
+
 def own_games_known_as(device_hash: str, ids: Collection[str]) -> dict[int, SavedGame]:
     """Return the device's own games whose id, or id on the phone they were imported from, is
     one of `ids` (what an import finds already here), by their row's id, read as all_games reads

@@ -40,6 +40,7 @@ class GameColumns(NamedTuple):
     table_id: int | None
     device_hash: str
     dealer: int | None
+    evening_id: int | None
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,7 @@ class SavedGame:
     played_until: datetime | None = None  # when its last round was recorded (UTC), if dated
     at_table: bool = False  # scored by several phones (app/services/tables.py): live for each
     owner: str = field(default="", repr=False)  # the device hash of the phone that started it
+    evening: int | None = None  # its evening's first game's id, in an evening of two or more
 
     @classmethod
     def of(cls, game: Game) -> SavedGame:
@@ -105,6 +107,7 @@ class SavedGame:
             played_until,
             game.table_id is not None,
             game.device_hash,
+            game.evening_id,
         )
 
 

@@ -43,6 +43,7 @@ class Game(Model):
         Index("ix_game_device_creation_key", "device_hash", "creation_key", unique=True),
         Index("ix_game_follow_token", "follow_token", unique=True),
         Index("ix_game_table_recent", "table_id", "created_at", "id"),
+        Index("ix_game_evening", "evening_id"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -75,6 +76,13 @@ class Game(Model):
     # The seat that deals (or starts) the next round, by the game's rule or set by hand; NULL for
     # games from before it was kept, until someone sets it (« Qui donne ? »).
     dealer: Mapped[int | None]
+    # The evening it belongs to (« La soirée », app/services/evenings.py): the id of the evening's
+    # first game, on each game of an evening of two or more (the first's set when the second
+    # joins it: by a rematch or « Autre jeu, même table »); NULL for a game played alone, so a
+    # page knows from the game's own row whether to link the evening. A plain number, no
+    # foreign key: deleting the first game leaves the others one evening (SQLite gives an id
+    # again only above the greatest one left).
+    evening_id: Mapped[int | None]
 
     # The rounds « Annuler la manche » removed, last cancelled last, so that « Rétablir la
     # manche N » can put them back; a new round recorded by hand empties it. NULL: none. Each is

@@ -31,10 +31,11 @@ from app.platform import live, rate_limits, security
 from app.platform.devices import current_device_hash, no_device_cookie
 from app.platform.extensions import limiter
 from app.platform.languages import current_language
-from app.services import saved_game, sharing
+from app.services import evenings, saved_game, sharing
 from app.services.refusals import GameNotFound
 from app.web import streams
 from app.web.errors import render_error
+from app.web.evening import ranking_rows
 from app.web.htmx import is_htmx, vary_on_htmx
 from app.web.result.share import image_response, share_of
 
@@ -223,6 +224,10 @@ def _stream_version(game_id: int, version: int) -> str:
 
 
 def _render_follow(template: str, token: str, found: saved_game.SavedGame, game_id: int) -> str:
+    # The big screen shows the evening's ranking between two games: once the game is over, and
+    # on the next one (the address went on with the table) until its first round.
+    evening = evenings.followed_evening(found)
+    between = evening is not None and (found.scoresheet.is_over or not found.scoresheet.rounds)
     return render_template(
         template,
         part_etag=f'W/"{_etag(found.version, part=True)}"',
@@ -233,6 +238,8 @@ def _render_follow(template: str, token: str, found: saved_game.SavedGame, game_
         sheet=found.scoresheet,
         share=share_of(found, url_for("follow.result_image", token=token)),
         read_only=True,
+        evening_url=url_for("evening.followed_evening", token=token) if evening else None,
+        evening_ranking=ranking_rows(evening) if evening and between else None,
         poll_ms=int(current_app.config.get("FOLLOW_POLL_SECONDS", POLL_SECONDS) * 1000),
     )
 

@@ -62,6 +62,9 @@ class NewGameForm(Form):
     limit = StringField(default="")
     round_count = StringField(default="")
     key = HiddenField()  # one per form shown: the same form sent twice starts one game
+    # « Autre jeu, même table »: the game the table played before (its public id), whose
+    # evening the new game joins; one this phone may not see is ignored (app/services/games.py).
+    after = HiddenField()
 
     def __init__(self, formdata: Any = None, **kwargs: Any) -> None:
         super().__init__(formdata, **kwargs)

@@ -23,6 +23,7 @@ class GamePage:
     sheet: rules.Scoresheet
     share: ResultShare | None  # None while the game goes on
     rematch: str | None  # the public id of the game the table went on with, if any
+    evening: bool  # one of an evening of two games or more: the page links « La soirée »
 
     @classmethod
     def of(cls, found: SavedGame) -> GamePage:
@@ -33,13 +34,14 @@ class GamePage:
         # finished game has a rematch): the page links it, and opens no live stream (it would
         # move on at once).
         rematch = games.rematch_of(found) if found.scoresheet.is_over else None
-        return cls(found, found.scoresheet, share, rematch)
+        return cls(found, found.scoresheet, share, rematch, found.evening is not None)
 
     def context(self) -> dict[str, Any]:
-        """Return the template's variables (`game`, `sheet`, `share`, `rematch`)."""
+        """Return the template's variables (`game`, `sheet`, `share`, `rematch`, `evening`)."""
         return {
             "game": self.game,
             "sheet": self.sheet,
             "share": self.share,
             "rematch": self.rematch,
+            "evening": self.evening,
         }

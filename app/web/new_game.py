@@ -12,7 +12,8 @@ from werkzeug.datastructures import MultiDict
 from app import rules
 from app.platform import rate_limits
 from app.platform.devices import claim_device, current_device_hash
-from app.services import games
+from app.services import games, reads
+from app.services.refusals import GameNotFound
 from app.web.forms import NewGameForm
 from app.web.htmx import go_to, is_htmx
 from app.web.refusals import shown
@@ -23,8 +24,18 @@ bp = Blueprint("new_game", __name__)
 @bp.get("/parties/nouvelle")
 def new_game() -> str:
     """Show the form that seats the players: empty, or filled from its address (what was typed
-    before a language link was followed: static/app.js)."""
-    form = NewGameForm(request.args or None, data={"key": secrets.token_urlsafe(16)})
+    before a language link was followed: static/app.js), or with the names of the game the
+    table just played (« Autre jeu, même table »: `?after=<its id>`)."""
+    typed = MultiDict(request.args)
+    after = typed.get("after", "")
+    if after and not any(name.startswith("players-") for name in typed):
+        try:
+            names = reads.find_game(after, current_device_hash()).scoresheet.players
+        except GameNotFound:  # not a game of this phone (any more): a plain new game
+            del typed["after"]
+        else:
+            typed.update({f"players-{seat}": name for seat, name in enumerate(names)})
+    form = NewGameForm(typed or None, data={"key": secrets.token_urlsafe(16)})
     return render_template("game/new_game.html", form=form, refusal=None, focus=None)
 
 
@@ -60,7 +71,11 @@ def create_game() -> ResponseReturnValue:
         return _new_game_form(form, status=200, focus=focus)
     try:
         game = games.start_game(
-            claim_device(), form.typed_names(), form.game_rules(), form.creation_key()
+            claim_device(),
+            form.typed_names(),
+            form.game_rules(),
+            form.creation_key(),
+            after=form.after.data or None,
         )
     except rules.Refusal as refusal:  # the form's own, or names that cannot sit at a table
         return _new_game_form(form, refusal, status=422)

@@ -122,6 +122,14 @@ def count_with_a_wrong_number(page: Page) -> None:
     expect(counter.alert).to_contain_text("105")
 
 
+def evening_of_two_games(page: Page) -> None:
+    game = _game(page, [70, 3, 10])
+    game.rematch.click()
+    expect(game.scoreboard).to_be_visible()
+    page.goto(f"{page.url}/soiree")
+    expect(page.get_by_role("table", name="Classement de la soirée")).to_be_visible()
+
+
 def page_not_found(page: Page) -> None:
     response = page.goto("/parties/cette-partie-n-existe-pas")
     assert response is not None and response.status == 404
@@ -142,6 +150,7 @@ STATES: dict[str, Callable[[Page], None]] = {
         history_with_an_import_error,
         assistant_with_a_refused_card,
         count_with_a_wrong_number,
+        evening_of_two_games,
         page_not_found,
     )
 }

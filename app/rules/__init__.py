@@ -11,7 +11,7 @@ game's own things (6 qui prend's cards, for its round assistant) are imported fr
 """
 
 from app.rules.colours import COLOUR_COUNT, player_colours
-from app.rules.evening import EveningLine, evening_ranking, first_seen_names
+from app.rules.evening import EveningLine, evening_ranking
 from app.rules.games import (
     DEFAULT_GAME,
     GAMES,
@@ -78,7 +78,6 @@ __all__ = [
     "Variant",
     "WrongRound",
     "evening_ranking",
-    "first_seen_names",
     "game_of",
     "name_key",
     "placings",

@@ -75,19 +75,3 @@ def followed_evening(game: SavedGame) -> Evening | None:
 
 def _evening(games: list[EveningGame]) -> Evening:
     return Evening(tuple(games), rules.evening_ranking([g.game.scoresheet for g in games]))
-
-
-def names_before(public_id: str, device_hash: str | None) -> tuple[str, ...]:
-    """Return the names of the evening's games played before this one, each once, in the order
-    they first sat down (rules.first_seen_names): a name seen earlier in the evening keeps its
-    colour. Empty for a game played alone or the evening's first; GameNotFound for a game this
-    phone may not see."""
-    key = _key_of(public_id, device_hash)
-    if key is None:
-        return ()
-    before = []
-    for _, game in reads.games_read(Game.evening_id == key):
-        if game.public_id == public_id:
-            break
-        before.append(game.scoresheet)
-    return rules.first_seen_names(before)

@@ -100,12 +100,28 @@ def _follows(old: Game, game: Game, work: UnitOfWork) -> None:
         old.evening_id = old.id
     game.evening_id = old.evening_id
     game.table_id = old.table_id
+    game.colours = _evening_colours(game)
     if old.follow_token is not None and SavedGame.of(old).scoresheet.is_over:
         work.announce(old)
         token, old.follow_token = old.follow_token, None
         db.session.flush()  # the token is unique: off the old game before on the new one
         game.follow_token = token
         work.announce(game)
+
+
+def _evening_colours(game: Game) -> list[int]:
+    """Return each seat's colour in a game joining an evening: a name that sat in an earlier game
+    of the evening keeps the colour it first had there (the chart, the scoreboard, the sheet,
+    the big screen), the others take those left (rules.player_colours)."""
+    db.session.flush()  # the new game has its id: it is not one of the earlier games
+    earlier = db.session.execute(
+        select(Game.colours, Player.seat, Player.name)
+        .join(Player, Player.game_id == Game.id)
+        .where(Game.evening_id == game.evening_id, Game.id != game.id)
+        .order_by(Game.id, Player.seat)
+    )
+    had = [(name, colours[seat] if colours else seat) for colours, seat, name in earlier]
+    return list(rules.player_colours([player.name for player in game.players], had))
 
 
 def already_created(device_hash: str | None, creation_key: str | None) -> bool:

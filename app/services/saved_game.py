@@ -41,6 +41,7 @@ class GameColumns(NamedTuple):
     device_hash: str
     dealer: int | None
     evening_id: int | None
+    colours: list[int] | None
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,7 @@ class SavedGame:
             tuple(enders),
             tuple(dealers),
             game.dealer,
+            tuple(game.colours or ()),
         )
         kept = game.cancelled_rounds
         return cls(

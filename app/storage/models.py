@@ -83,6 +83,9 @@ class Game(Model):
     # foreign key: deleting the first game leaves the others one evening (SQLite gives an id
     # again only above the greatest one left).
     evening_id: Mapped[int | None]
+    # Each seat's colour and marker (rules.player_colours) where the game joined an evening: a
+    # name seen earlier in it keeps its colour. NULL: by seat, as every game played alone.
+    colours: Mapped[list[int] | None] = mapped_column(JSON)
 
     # The rounds « Annuler la manche » removed, last cancelled last, so that « Rétablir la
     # manche N » can put them back; a new round recorded by hand empties it. NULL: none. Each is

@@ -79,10 +79,17 @@ def test_colours_follow_the_seats_by_default():
     assert player_colours(["Ana", "Ben", "Cléo"]) == (0, 1, 2)
 
 
-def test_a_name_seen_earlier_keeps_its_colour_and_the_others_take_the_free_ones():
+def test_a_name_seen_earlier_keeps_its_colour_and_the_others_take_those_no_one_had():
     earlier = [("Ana", 0), ("Ben", 1), ("Cléo", 2)]
 
-    assert player_colours(["cléo ", "Dan", "ANA", "Eve"], earlier) == (2, 1, 0, 3)
+    # Ben's stays his, should he come back: Dan and Eve take 3 and 4.
+    assert player_colours(["cléo ", "Dan", "ANA", "Eve"], earlier) == (2, 3, 0, 4)
+
+
+def test_once_the_evening_has_had_every_colour_a_new_name_takes_one_free_at_its_table():
+    earlier = [(f"P{index}", index) for index in range(10)]
+
+    assert player_colours(["P3", "Zoé", "P0"], earlier) == (3, 1, 0)
 
 
 @given(st.lists(st.text(min_size=1), max_size=COLOUR_COUNT, unique_by=lambda n: n.casefold()))

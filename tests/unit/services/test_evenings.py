@@ -91,13 +91,21 @@ def test_every_phone_of_the_table_sees_the_same_evening_and_no_other_phone_does(
         evenings.evening(second, "a-stranger")
 
 
-def test_the_names_seen_before_a_game_come_in_the_order_they_first_sat_down():
-    first = games.start_game(DEVICE, ["Ben", "Anna"], SIX).public_id
-    finish(first, [70, 3])
-    second = games.start_game(DEVICE, ["anna", "Chloé", "Ben"], DICE, after=first).public_id
+def test_a_name_keeps_its_colour_through_the_evening_and_the_others_take_those_left():
+    first = games.start_game(DEVICE, ["Ben", "Anna", "Chloé"], SIX).public_id
+    finish(first, [70, 3, 5])
+    second = games.start_game(DEVICE, ["anna", "Dora", "Ben"], DICE, after=first).public_id
+    finish(second, [4, 9, 1])
+    third = rematch(second)  # the same seats: the same colours
+    fourth = games.start_game(DEVICE, ["Eve", "Chloé", "Dora"], DICE, after=third).public_id
 
-    assert evenings.names_before(first, DEVICE) == ()
-    assert evenings.names_before(second, DEVICE) == ("Ben", "Anna")
+    def colours(public_id):
+        return reads.find_game(public_id, DEVICE).scoresheet.colours
+
+    assert colours(first) == (0, 1, 2)  # by seat, as every game played alone
+    assert colours(second) == (1, 3, 0)  # Anna and Ben as before; Dora one no one had
+    assert colours(third) == colours(second)
+    assert colours(fourth) == (4, 2, 3)  # Chloé's from the first game, Dora's from the second
 
 
 def test_the_follow_address_goes_on_to_the_next_game_once_the_game_is_over():

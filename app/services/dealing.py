@@ -9,6 +9,7 @@ import secrets
 from app import rules
 from app.platform.extensions import db
 from app.rules import N_
+from app.services import story
 from app.services.access import load_game
 from app.services.refusals import Refused, check_version
 from app.services.saved_game import SavedGame, keep_sheet
@@ -53,6 +54,7 @@ def set_dealer(
         elif not 0 <= seat < len(sheet.players):  # a hand-made form
             nobody = N_("Choisissez un joueur de la partie.")
             raise DealerRefused(before, rules.Refusal.of(nobody))
+        story.record(game, device_hash, story.DEALER, None, story.dealer_change(game.dealer, seat))
         game.dealer = seat
         # A change of the sheet like any other: its version moves and its followers redraw.
         game.version += 1

@@ -95,7 +95,7 @@ def edit_change(was: rules.RoundScores, now: rules.RoundScores) -> dict[str, Any
 
 def dealer_change(was: int | None, seat: int) -> dict[str, Any]:
     """What an entry keeps of a change of who deals (or starts): the seat before (None: nobody
-    yet) and after. For `set_dealer` (issue 45.1): record(game, device, DEALER, None, this)."""
+    yet) and after (app/services/dealing.py's set_dealer)."""
     return {"seat": seat} if was is None else {"seat": seat, "was_seat": was}
 
 

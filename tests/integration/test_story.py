@@ -8,12 +8,6 @@ import io
 import json
 
 import pytest
-from sqlalchemy import select
-
-from app.platform.extensions import db
-from app.services import story
-from app.services.unit_of_work import UnitOfWork
-from app.storage.models import Game
 
 from .actions import (
     cancel_round,
@@ -25,6 +19,7 @@ from .actions import (
     start_game,
 )
 from .html import Element, link, parse
+from .test_dealer import change
 from .test_table import invite, join
 
 NAMES = ["Alice", "Bruno", "Chloé"]
@@ -250,14 +245,12 @@ def test_a_story_entry_dated_in_the_future_is_named_for_what_it_is(app, client):
     assert "date impossible (2999-01-01T00:00:00Z)" in said
 
 
-def test_a_change_of_dealer_reads_from_whom_to_whom(app, client):
-    public_id = start_game(client, NAMES)
-    # What set_dealer (issue 45.1) is to record, by the game's own phone.
-    with app.app_context(), UnitOfWork():
-        game = db.session.scalars(select(Game).where(Game.public_id == public_id)).one()
-        story.record(game, game.device_hash, story.DEALER, None, story.dealer_change(0, 2))
+@pytest.mark.parametrize(("game", "word"), [("6-qui-prend", "donne"), ("skyjo", "commence")])
+def test_a_change_of_dealer_reads_from_whom_to_whom_in_the_game_s_own_word(client, game, word):
+    public_id = start_game(client, NAMES, game=game)
+    change(client, public_id, 2)  # « Qui donne ? » Chloé, « Changer »
 
     told = entries(story_page(client, public_id))
 
-    assert told[0].startswith("Donneur : Alice → Chloé ")
+    assert told[0].startswith(f"Chloé {word}, à la place de Alice ")
     assert told[0].endswith("· ce téléphone")

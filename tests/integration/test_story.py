@@ -252,5 +252,5 @@ def test_a_change_of_dealer_reads_from_whom_to_whom_in_the_game_s_own_word(clien
 
     told = entries(story_page(client, public_id))
 
-    assert told[0].startswith(f"Chloé {word}, à la place de Alice ")
+    assert told[0].startswith(f"Chloé {word} (avant : Alice) ")
     assert told[0].endswith("· ce téléphone")

@@ -183,7 +183,7 @@
     // « donne » moves as the server will move it once the rounds are recorded.
     const deal = board.querySelector(".deal");
     if (deal && counted.dealer === null) deal.remove();
-    else if (deal) rows[counted.dealer].querySelector("label, .name").after(deal);
+    else if (deal) rows[counted.dealer].querySelector("label, .name").after(" ", deal); // a space: « Chloé donne », as the server writes it
     addRows(copy.querySelector(".sheet"), items, rounds, counted.totals, rules.played);
 
     const last = items.at(-1).number;

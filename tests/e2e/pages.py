@@ -175,6 +175,13 @@ class GamePage(Screen):
         """The number field of the entry form whose label is the player's name."""
         return self.page.get_by_role("spinbutton", name=name, exact=True)
 
+    def expect_players(self, names: Sequence[str]) -> None:
+        """Expect these players, in seat order: the round form's fields, each named by its
+        player (a row's header also holds the player's mark, « donne », a rank)."""
+        expect(self.heads_fields).to_have_count(len(names))
+        for field, name in zip(self.heads_fields.all(), names, strict=True):
+            expect(field).to_have_accessible_name(name)
+
     def player_row(self, name: str) -> Locator:
         return self.scoreboard.get_by_role("row").filter(
             has=self.page.get_by_role("rowheader", name=starts_with(name))

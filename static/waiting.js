@@ -488,6 +488,25 @@
   }
 
   document.addEventListener("htmx:after:swap", () => (pristine = null)); // the server's new drawing
+
+  // What is typed in a round's fields stays when another write of the page redraws the game
+  // (« Annuler la manche », « Changer »…; its answer knows nothing of the fields): the new round
+  // form gets it back, in the fields the answer left empty. Not after a round of its own: its
+  // values were sent (and a refusal brings them back itself).
+  let typed = [];
+  document.addEventListener("htmx:before:swap", (event) => {
+    const source = event.detail.ctx?.sourceElement;
+    if (source?.id === "round-form") return;
+    typed = [...document.querySelectorAll("#game input[data-score]")].filter((field) => field.value.trim());
+    typed = typed.map((field) => [field.id, field.value]);
+  });
+  document.addEventListener("htmx:after:swap", () => {
+    for (const [id, value] of typed) {
+      const field = document.getElementById(id);
+      if (field?.matches("[data-score]") && !field.value.trim()) field.value = value;
+    }
+    typed = [];
+  });
   // Leaving with a round on its way (a reload, the rematch): its answer is lost with the page, so
   // it waits, for whichever tab of the game is open next (a repeat gets the sheet).
   addEventListener("pagehide", () => {

@@ -47,7 +47,8 @@ def test_lots_are_drawn_before_the_first_round_only(page: Page):
     game = game_started(page, NAMES)
     draw = page.get_by_role("button", name="Tirer au sort", exact=True)
 
-    draw.click()
+    with page.expect_response("**/donneur"):  # the game redrawn, before a round is typed
+        draw.click()
     expect(game.scoreboard.get_by_role("rowheader", name=re.compile(r"\bdonne\b"))).to_have_count(1)
 
     game.play_round(NAMES, [1, 2, 3], 1)

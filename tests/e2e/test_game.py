@@ -76,6 +76,26 @@ def test_cancelling_the_last_round_after_the_end_reopens_the_game(page: Page):
     expect(game.result).to_have_count(0)
 
 
+def test_what_is_typed_while_a_cancel_is_on_its_way_stays_in_the_reopened_round(page: Page):
+    names = ["Alice", "Bruno"]
+    game = start(page, names)
+    game.play_round_with_keyboard(names, [3, 4], 1)
+    game.play_round_with_keyboard(names, [5, 6], 2)
+    held = []
+    page.route("**/annuler", lambda route: held.append(route))  # its answer comes later: slow
+    with page.expect_request("**/annuler"):
+        game.cancel_last_round()
+
+    game.heads_field("Alice").fill("7")  # round 2 typed again, at once
+    game.heads_field("Bruno").fill("8")
+    held[0].continue_()
+
+    expect(game.round_line(2)).to_have_count(0)
+    game.expect_totals({"Alice": 3, "Bruno": 4})
+    expect(game.heads_field("Alice")).to_have_value("7")
+    expect(game.heads_field("Bruno")).to_have_value("8")
+
+
 def test_a_refused_round_keeps_what_was_typed_and_says_why(page: Page):
     names = ["Alice", "Bruno", "Chloé"]
     game = start(page, names)

@@ -172,21 +172,21 @@ REMATCH_KEY = "revanche:"
 
 
 def rematch_of(game: SavedGame) -> str | None:
-    """Return the public id of the game « Rejouer avec les mêmes joueurs » started from this
-    one, if any."""
+    """Return the public id of the game the table went on with after this one, if any: its
+    rematch, or the game « Autre jeu, même table » started from it."""
     return db.session.scalar(select(rematch_column()).where(Game.public_id == game.public_id))
 
 
 def rematch_column() -> ScalarSelect[str]:
-    """The public id of each game's rematch (or NULL), as a column of a select on Game: one
-    indexed look-up a row (the key is unique per phone)."""
-    rematch = aliased(Game)
+    """The public id of the game the table went on with after each game (or NULL), as a column
+    of a select on Game: the next game of its evening (a rematch and « Autre jeu, même table »
+    both join the evening: app/services/evenings.py), one indexed look-up a row."""
+    after = aliased(Game)
     return (
-        select(rematch.public_id)
-        .where(
-            rematch.device_hash == Game.device_hash,
-            rematch.creation_key == REMATCH_KEY + Game.public_id,
-        )
+        select(after.public_id)
+        .where(after.evening_id == Game.evening_id, after.id > Game.id)
+        .order_by(after.id)
+        .limit(1)
         .scalar_subquery()
     )
 

@@ -71,7 +71,9 @@ def test_another_game_at_the_same_table_has_the_names_and_joins_the_evening(clie
     page = parse(client.get(game_url(second)).data)
     evening_link = link(page, "La soirée")
     assert evening_link is not None
-    assert link(parse(client.get(game_url(first)).data), "La soirée") is not None
+    old_page = parse(client.get(game_url(first)).data)  # Back, or another phone: where it went on
+    assert link(old_page, "La soirée") is not None
+    assert link(old_page, "Aller à la nouvelle partie").get("href") == game_url(second)
 
     evening = parse(client.get(evening_link.get("href")).data)
     assert "La soirée" in evening.find("h1").text

@@ -58,19 +58,21 @@ class EveningPage:
 
 
 def evening_text(evening: evenings.Evening) -> str:
-    """« La soirée : 1. Anna, 2 victoires en 3 parties ; 2. Ben, 1 victoire en 3 parties »."""
-    lines = "; ".join(
+    """« La soirée : 1. Anna, 2 victoires en 3 parties ; 2. Ben, 0 victoire en 1 partie »."""
+    lines = [
         f"{line.rank}. {isolated(line.name)}, "
+        # Each count its own plural: « 0 victoire en 1 partie », « 2 wins in 1 game ».
         + ngettext(
-            "%(wins)d victoire en %(games)d parties",
-            "%(wins)d victoires en %(games)d parties",
-            line.wins,
-            wins=line.wins,
-            games=line.games,
+            "%(wins)s en %(num)d partie",
+            "%(wins)s en %(num)d parties",
+            line.games,
+            wins=ngettext("%(num)d victoire", "%(num)d victoires", line.wins),
         )
         for line in evening.ranking
-    )
-    return _("La soirée : %(lines)s", lines=lines)
+    ]
+    # Translators: between two players' lines; French puts a narrow no-break space before « ; ».
+    separator = _("\u202f; ")
+    return _("La soirée\u202f: %(lines)s", lines=separator.join(lines))
 
 
 @bp.get("/parties/<public_id>/soiree")

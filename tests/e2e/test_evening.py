@@ -98,7 +98,7 @@ def evening_of_two_games(page) -> str:
     game.rematch.click()
     expect(game.scoreboard).to_be_visible()
     control(page, "La soirée").click()
-    return "La soirée\u202f: 1. Bruno, 1 victoire en 2 parties; 2. Chloé, 0 victoire en 2 parties; 3. Alice, 0 victoire en 2 parties"
+    return "La soirée\u202f: 1. Bruno, 1 victoire en 2 parties\u202f; 2. Chloé, 0 victoire en 2 parties\u202f; 3. Alice, 0 victoire en 2 parties"
 
 
 def test_partager_copies_the_evening_as_text_where_there_is_no_share_sheet(new_context):

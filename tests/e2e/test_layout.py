@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 from scripts.lib.layout import problems
 from scripts.lib.showcase import LAST_ROUND, NAMES, ROUNDS
 
-from .pages import GamePage, NewGamePage, game_started
+from .pages import GamePage, NewGamePage, control, game_started
 
 SIZES = {
     "phone": (360, 640),
@@ -36,8 +36,10 @@ def phone(evening_phone) -> tuple[dict, dict[str, str]]:
     return evening_phone
 
 
-def _at(browser: Browser, base_url: str, state: dict, size: str, language: str = "fr") -> Page:
-    width, height = SIZES[size]
+def _at(
+    browser: Browser, base_url: str, state: dict, size: str | tuple[int, int], language: str = "fr"
+) -> Page:
+    width, height = SIZES[size] if isinstance(size, str) else size
     locale, theme = LANGUAGES[language]
     context = browser.new_context(
         storage_state=state,
@@ -166,6 +168,60 @@ def test_a_name_of_one_thirty_letter_word_never_pushes_a_page_sideways(browser, 
     # The statistics' figures beside the name kept in view (it took all but 21 px of the width).
     row = page.get_by_role("row", name=re.compile(names[0]))
     expect(row.get_by_role("cell").nth(1)).to_be_in_viewport(ratio=1)
+    page.context.close()
+
+
+@pytest.fixture(scope="module")
+def long_word_evening(browser, base_url) -> tuple[dict, str, str]:
+    """An evening of two games, a player's name one word of thirty letters: the phone's cookies,
+    the evening's page, and the first game's follow address (its big screen between the games)."""
+    page = _at(browser, base_url, NEW_PHONE, "phone")
+    game = game_started(page, ["Alice", LONG_WORD, "Chloé"], [70, 3, 10])
+    played = page.url
+    page.get_by_role("button", name="Partager la partie").click()
+    follow = page.get_by_role("link", name=re.compile("suivre")).get_attribute("href") or ""
+    page.goto(played)
+    game.rematch.click()
+    expect(game.scoreboard).to_be_visible()
+    control(page, "La soirée").click()
+    evening = page.url
+    state = page.context.storage_state()
+    page.context.close()
+    return state, evening, follow
+
+
+LONG_WORD = "Abcdefghijklmnopqrstuvwxyzabcd"
+# Every phone and screen the evening is looked at on, the tallest phone of the QA's report too.
+EVENING_SIZES = [(360, 640), (390, 844), (640, 360), (768, 1024), (1280, 800)]
+
+
+def _ranking_whole(page: Page) -> None:
+    """Every column of « Classement de la soirée » in its box (QA: « Victoires » off a phone's
+    screen, « Place moyenne » cut on the TV), the page whole; the long name alone may break."""
+    ranking = page.get_by_role("region", name="Classement de la soirée")
+    expect(ranking.get_by_role("columnheader", name="Place moyenne")).to_be_attached()
+    assert ranking.evaluate("box => box.scrollWidth - box.clientWidth") <= 0
+    assert [found for found in problems(page) if f"« {LONG_WORD} »" not in found] == []
+
+
+@pytest.mark.parametrize(("width", "height"), EVENING_SIZES)
+def test_the_evenings_ranking_shows_every_column_beside_a_thirty_letter_name(
+    browser, base_url, long_word_evening, width, height
+):
+    state, evening, _follow = long_word_evening
+    page = _at(browser, base_url, state, (width, height))
+    page.goto(evening)
+    _ranking_whole(page)
+    page.context.close()
+
+
+def test_the_big_screens_evening_ranking_shows_every_column_beside_a_thirty_letter_name(
+    browser, base_url, long_word_evening
+):
+    _state, _evening, follow = long_word_evening
+    page = _at(browser, base_url, NEW_PHONE, "laptop")  # a TV, which never scored
+    page.goto(follow)
+    _ranking_whole(page)
     page.context.close()
 
 

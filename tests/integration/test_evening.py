@@ -85,6 +85,41 @@ def test_another_game_at_the_same_table_has_the_names_and_joins_the_evening(clie
     assert "Bruno, 1 victoire en 2 parties" in evening.find("p", data_share_text=True).text
 
 
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        (
+            "fr",
+            "La soirée\u202f: 1. Bruno, 1 victoire en 1 partie\u202f; "
+            "1. Chloé, 1 victoire en 1 partie\u202f; 3. Alice, 0 victoire en 2 parties",
+        ),
+        (
+            "en",
+            "Tonight: 1. Bruno, 1 win in 1 game; 1. Chloé, 1 win in 1 game; "
+            "3. Alice, 0 wins in 2 games",
+        ),
+        (
+            "de",
+            "Der Abend: 1. Bruno, 1 Sieg in 1 Partie; 1. Chloé, 1 Sieg in 1 Partie; "
+            "3. Alice, 0 Siege in 2 Partien",
+        ),
+    ],
+)
+def test_the_evenings_text_says_each_count_in_its_plural_and_the_languages_punctuation(
+    client, language, text
+):
+    """QA: « 0 victoire en 1 parties », and « ; » with no narrow space before it in French."""
+    first = finished_game(client)  # Bruno wins
+    form_page = other_game_form(client, first)
+    started = start_from(client, form_page, **{"players-1": "Chloé"})  # Bruno sits out
+    second = started.headers["Location"].rsplit("/", 1)[-1]
+    assert play_round(client, second, 1, [70, 3]).status_code == 303  # Chloé wins
+
+    page = client.get(f"{game_url(second)}/soiree", headers={"Accept-Language": language})
+    # The markup as sent: html.py's text() collapses every space, the narrow no-break one too.
+    assert f"<p data-share-text>{text}</p>" in page.get_data(as_text=True)
+
+
 def test_a_rematch_joins_the_evening_and_a_plain_new_game_starts_another(client):
     first = finished_game(client)
     again = tap(client, parse(client.get(game_url(first)).data), "Rejouer avec les mêmes joueurs")

@@ -157,9 +157,7 @@ def test_a_round_recorded_meanwhile_sends_the_count_to_the_next_round(app, clien
     assert round_lines(game) == [[10, 20, 30]]
 
 
-def test_a_skyjo_field_is_labelled_by_the_player_and_described_as_cards_by_one_hint(
-    client, skyjo
-):
+def test_a_skyjo_field_is_labelled_by_the_player_and_described_as_cards_by_one_hint(client, skyjo):
     page = parse(client.get(cards_url(skyjo)).data)
     hints = set()
     for seat, name in enumerate(TRIO):

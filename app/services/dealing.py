@@ -32,6 +32,8 @@ def set_dealer(
     """Make `seat` deal (or start) the next round of the device's game, on a form drawn from its
     `version`, or, with `seat` None, draw lots for who deals the first round (« Tirer au
     sort »); return the game as it now stands. Before the first round it is who starts the game.
+    Choosing who deals already changes nothing (no story, no new version); lots are a write
+    whatever they draw (told, the version moved: a second tap from the same page draws no more).
 
     Raise GameChanged if the game changed since the form was drawn (StaleRound if it already
     has that dealer: a repeat), DealerRefused if it cannot be set, GameNotFound.
@@ -54,6 +56,8 @@ def set_dealer(
         elif not 0 <= seat < len(sheet.players):  # a hand-made form
             nobody = N_("Choisissez un joueur de la partie.")
             raise DealerRefused(before, rules.Refusal.of(nobody))
+        elif seat == game.dealer:  # « Changer » to who deals already: nothing changes
+            return before
         story.record(game, device_hash, story.DEALER, None, story.dealer_change(game.dealer, seat))
         game.dealer = seat
         # A change of the sheet like any other: its version moves and its followers redraw.

@@ -190,7 +190,7 @@ def edit_round(
 ) -> SavedGame:
     """Replace round `number` with the round `typed`, checked like a new round, on a form drawn
     from `version`; return the game as it now stands. The end follows: an edit can end the game or
-    reopen it.
+    reopen it. A correction that changes nothing changes nothing: no story, no new version.
 
     Raise StaleRound if the round already holds these scores since the form was drawn (a
     repeat), GameChanged if the game changed otherwise since (that round cancelled elsewhere
@@ -216,6 +216,8 @@ def edit_round(
             raise RoundRefused(before, refusal) from refusal
         corrected = game.rounds[number - 1]
         was = corrected.typed
+        if checked == was:  # saved as it was: nothing to tell, nothing for the others to redraw
+            return before
         # The next dealer stays, unless the last round's correction changes whom the game's
         # rule passes it to (Skyjo: another player ended it, so another starts).
         if number == len(sheet.rounds):

@@ -95,8 +95,9 @@ def edit_change(was: rules.RoundScores, now: rules.RoundScores) -> dict[str, Any
 
 def dealer_change(was: int | None, seat: int) -> dict[str, Any]:
     """What an entry keeps of a change of who deals (or starts): the seat before (None: nobody
-    yet) and after (app/services/dealing.py's set_dealer)."""
-    return {"seat": seat} if was is None else {"seat": seat, "was_seat": was}
+    yet) and after (app/services/dealing.py's set_dealer). Lots that draw who deals already keep
+    no seat before: « Alice donne », not « Alice donne (avant : Alice) »."""
+    return {"seat": seat} if was in (None, seat) else {"seat": seat, "was_seat": was}
 
 
 @dataclass(frozen=True)

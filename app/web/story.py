@@ -48,6 +48,9 @@ class StoryLine:
             was_ended_by = _name(players, change, "was_ended_by")
             if was_ended_by == ended_by:  # unchanged: nothing to say
                 ended_by = was_ended_by = None
+        dealer, was_dealer = _name(players, change, "seat"), _name(players, change, "was_seat")
+        if change.get("was_seat") == change.get("seat"):  # lots that drew who dealt, told before
+            was_dealer = None
         return cls(
             at=entry.at,
             phone=entry.phone,
@@ -59,8 +62,8 @@ class StoryLine:
             changes=changes,
             ended_by=ended_by,
             was_ended_by=was_ended_by,
-            dealer=_name(players, change, "seat"),
-            was_dealer=_name(players, change, "was_seat"),
+            dealer=dealer,
+            was_dealer=was_dealer,
         )
 
 

@@ -157,13 +157,17 @@ def test_a_round_recorded_meanwhile_sends_the_count_to_the_next_round(app, clien
     assert round_lines(game) == [[10, 20, 30]]
 
 
-def test_a_skyjo_field_is_labelled_by_the_player_and_described_as_cards(client, skyjo):
+def test_a_skyjo_field_is_labelled_by_the_player_and_described_as_cards_by_one_hint(client, skyjo):
     page = parse(client.get(cards_url(skyjo)).data)
+    hints = set()
     for seat, name in enumerate(TRIO):
         field = field_labelled(page, name)
         assert field.get("type") == "text" and field.get("name") == f"hand-{seat}"
-        described = [page.by_id(id_).text for id_ in field.get("aria-describedby").split()]
-        assert any(text.startswith("Cartes") for text in described)
+        described = [page.by_id(id_) for id_ in field.get("aria-describedby").split()]
+        hints |= {id(element) for element in described if element.text.startswith("Cartes")}
+    # Said once on the page, not under each of the players' fields.
+    assert len(hints) == 1
+    assert page.text.count("Cartes, séparées") == 1
 
 
 def test_a_skyjo_count_shows_each_sum_and_keeps_what_was_typed(client, skyjo):

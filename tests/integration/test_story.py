@@ -254,3 +254,22 @@ def test_a_change_of_dealer_reads_from_whom_to_whom_in_the_game_s_own_word(clien
 
     assert told[0].startswith(f"Chloé {word} (avant : Alice) ")
     assert told[0].endswith("· ce téléphone")
+
+
+def test_a_dealer_entry_from_before_to_the_same_seat_reads_with_no_before(app, client):
+    document = exported(client, start_game(client, NAMES))
+    # Lots that drew Alice, who dealt already, told before they were told without « avant ».
+    document["games"][0]["story"] = [
+        {
+            "at": "2026-11-29T19:05:00Z",
+            "phone": 1,
+            "kind": "dealer",
+            "change": {"seat": 0, "was_seat": 0},
+        }
+    ]
+    other = new_device(app)
+
+    assert import_file(other, document).status_code == 303
+    told = entries(story_page(other, imported_game(other)))
+
+    assert told[1].startswith("Alice donne ") and "avant :" not in told[1]

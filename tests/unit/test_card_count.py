@@ -111,10 +111,30 @@ def test_two_flip_7s_in_one_round_are_refused_a_bust_with_a_flip_7_is_not():
     assert [hand.score for hand in scores] == [78, 0, 0]
 
 
-def test_a_refused_hand_is_named_by_its_seat_before_the_deck_is_looked_at():
+@pytest.mark.parametrize(
+    ("picker", "hands", "deck"),
+    [
+        # Bruno ticked every number; Alice and Chloé both the one ×2.
+        (
+            FLIP7_CARDS,
+            [("x2",), tuple(NUMBERS), ("x2",)],
+            "Le paquet n’a qu’une carte ×2, cochée ici pour Alice, Chloé.",
+        ),
+        # Bruno's « 13 » is no card; Alice and Chloé hold six −2, of five.
+        (
+            SKYJO_CARDS,
+            [("-2 -2 -2",), ("4 13",), ("-2 -2 -2",)],
+            "Le paquet n’a que 5 cartes −2, il y en a 6 ici (Alice, Chloé).",
+        ),
+    ],
+)
+def test_a_refused_hand_and_what_the_deck_cannot_give_the_others_are_said_together(
+    picker, hands, deck
+):
     with pytest.raises(rules.Refusal) as refused:
-        FLIP7_CARDS.count_round([("x2",), tuple(NUMBERS), ("x2",)], TRIO)
-    assert list(refused.value.fields) == [1] and refused.value.whole == []
+        picker.count_round(hands, TRIO)
+    assert list(refused.value.fields) == [1]
+    assert [str(reason) for reason in refused.value.whole] == [deck]
 
 
 def flip_7_score(numbers: set[int], modifiers: set[int], doubled: bool) -> int:

@@ -111,8 +111,9 @@ class CardCount(abc.ABC):
     def count_round(
         self, typed: Sequence[Sequence[str]], players: Sequence[str]
     ) -> tuple[CountedHand, ...]:
-        """Return each player's counted hand, in seat order, or raise Refusal: what is wrong with
-        a hand by seat, then what the deck cannot give to the round."""
+        """Return each player's counted hand, in seat order, or raise one Refusal: what is wrong
+        with a hand by seat, and what the deck cannot give to the hands that are right alone
+        (every mistake at once, not one more after each correction)."""
         counted: dict[int, CountedHand] = {}
         errors: dict[int, Message] = {}
         for seat, hand in enumerate(typed):
@@ -120,12 +121,10 @@ class CardCount(abc.ABC):
                 counted[seat] = self.count_hand(hand)
             except Refusal as refused:
                 errors[seat] = refused.said()
-        if errors:
-            raise Refusal(errors, [])
-        hands = tuple(counted[seat] for seat in range(len(typed)))
-        whole = self.deck_refusals(hands, players)
-        if whole:
-            raise Refusal({}, whole)
+        hands = tuple(counted.values())  # in seat order, the refused ones left out
+        whole = self.deck_refusals(hands, [players[seat] for seat in counted])
+        if errors or whole:
+            raise Refusal(errors, whole)
         return hands
 
 

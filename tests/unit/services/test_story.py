@@ -8,7 +8,7 @@ import pytest
 
 from app import rules
 from app.platform.extensions import db
-from app.services import games, rounds, story, tables
+from app.services import dealing, games, rounds, story, tables
 from app.services.refusals import GameChanged, RoundRefused, StaleRound
 from app.storage.models import StoryEntry
 from tests.unit.services.test_games import (
@@ -120,6 +120,39 @@ def test_a_refused_or_stale_write_tells_nothing():
         edit(public_id, 1, [3, 2, 1], drawn=drawn)  # from a page drawn before round 2
 
     assert told(public_id) == before
+
+
+def test_a_correction_that_changes_nothing_tells_nothing_and_leaves_the_version():
+    public_id = new_game([1, 2, 3], [4, 5, 6])
+    before, drawn = told(public_id), stored(public_id).version
+
+    answer = edit(public_id, 2, [4, 5, 6])  # « Modifier la manche 2 », saved as it was
+
+    assert told(public_id) == before
+    assert answer.version == stored(public_id).version == drawn
+
+
+def test_the_dealer_chosen_by_hand_who_already_deals_tells_nothing_and_leaves_the_version():
+    public_id = new_game()
+    drawn = stored(public_id).version
+
+    answer = dealing.set_dealer(public_id, DEVICE, 0, version=drawn)  # Alice deals already
+
+    assert told(public_id) == []
+    assert answer.version == stored(public_id).version == drawn
+
+
+def test_lots_that_draw_who_already_deals_tell_the_draw_with_no_before(monkeypatch):
+    public_id = new_game()
+    monkeypatch.setattr(dealing.secrets, "randbelow", lambda _: 0)  # Alice, who deals already
+    drawn = stored(public_id).version
+
+    answer = dealing.set_dealer(public_id, DEVICE, None, version=drawn)
+
+    (entry,) = story.story(public_id, DEVICE).entries
+    assert (entry.kind, entry.change) == (story.DEALER, {"seat": 0})
+    # Lots were drawn: a write like any other, so a second tap from the same page draws no more.
+    assert answer.version == drawn + 1
 
 
 def _seat(public_id: str, device: str) -> None:

@@ -194,6 +194,9 @@
       cancel.querySelector(".hint").textContent = fill(_("Retire la manche %(number)s, en attente : elle ne sera jamais envoyée."), { number: last });
     }
     copy.querySelector("form[action$='/retablir']")?.remove(); // it would put a round where one waits
+    // « Qui donne ? » and « Tirer au sort » would act on the game before these rounds (a 409),
+    // and lots are for before the first: back with the server's drawing.
+    copy.querySelector("form.dealer")?.remove();
     const number = copy.querySelector("#round-form [name=number]");
     if (!number || number.value !== items[0].number) return ""; // the form holds a refused round
     // The form is for the round after those that wait, empty.

@@ -173,6 +173,9 @@ def rule_sentence(game_rules: GameRules) -> Message:
     """Say the rule in force in a sentence, for the game page: the end, who wins, the variants
     chosen (6 qui prend's pro deck)."""
     sentence = _end_sentence(game_rules)
+    if game_rules.game.tie_plays_on:  # Flip 7: said with the end, whichever the table chose
+        tie = N_("À égalité pour la victoire, une manche de plus départage les premiers.")
+        sentence = Message("%(sentence)s %(tie)s", {"sentence": sentence, "tie": tie})
     for variant in game_rules.chosen_variants:
         # Only blanks and a space: no words to translate (as Refusal.said).
         sentence = Message("%(sentence)s %(pro)s", {"sentence": sentence, "pro": variant.sentence})

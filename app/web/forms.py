@@ -206,9 +206,10 @@ FIELD = "score"  # a round's fields: `score-0`, `score-1` … one per seat
 OLD_FIELD = "heads"
 
 
-def _with_today_names(formdata: Any) -> Any:
-    """Return the form's data with a round's `heads-N` fields named `score-N`, where only those
-    were sent (a round typed before they were renamed); otherwise the data as it came."""
+def with_today_names(formdata: Any) -> Any:
+    """Return the form's data (or an address's) with a round's `heads-N` fields named
+    `score-N`, where only those were sent (a round typed, or a page's address made, before they
+    were renamed); otherwise the data as it came."""
     if not formdata or any(key.startswith(f"{FIELD}-") for key in formdata):
         return formdata
     if not any(key.startswith(f"{OLD_FIELD}-") for key in formdata):
@@ -228,7 +229,7 @@ class ScoresForm(DrawnForm):
     ended_by = StringField(default="")  # « A fini la manche »: a seat, where the game asks (Skyjo)
 
     def __init__(self, formdata: Any = None, **kwargs: Any) -> None:
-        formdata = _with_today_names(formdata)
+        formdata = with_today_names(formdata)
         super().__init__(formdata, **kwargs)
         # WTForms renumbers what it finds (score-0, score-7 become two seats in a row): keep
         # what was sent, so that a hand-made request is refused rather than guessed.

@@ -24,7 +24,7 @@ from app.platform import rate_limits
 from app.platform.devices import current_device_hash
 from app.services import games, reads, saved_game
 from app.services.refusals import GameChanged, OwnPhoneOnly, Refused
-from app.web.forms import FIELD, DrawnForm, carried_scores, whole_number
+from app.web.forms import FIELD, DrawnForm, carried_scores, whole_number, with_today_names
 from app.web.game_view import GamePage
 from app.web.htmx import is_htmx, vary_on_htmx
 from app.web.refusals import shown, status_of
@@ -47,8 +47,9 @@ def game(public_id: str) -> ResponseReturnValue:
     # The round form may come filled in: by a finished assistant round, or a count of a pile
     # (`score-2=5` in the address). Those are kept aside for one drawing and the address loses
     # them: a reload, Back or Forward would type them into the next round again.
-    if not is_htmx() and any(key.startswith(f"{FIELD}-") or key == ENDER for key in request.args):
-        carried = carried_scores(request.args, rules.MAX_PLAYERS)
+    args = with_today_names(request.args)  # an address made before the fields were renamed too
+    if not is_htmx() and any(key.startswith(f"{FIELD}-") or key == ENDER for key in args):
+        carried = carried_scores(args, rules.MAX_PLAYERS)
         scores = {str(seat): value for seat, value in carried.items()}
         session[CARRIED] = [public_id, scores, whole_number(request.args.get(ENDER, ""))]
         return redirect(url_for("game.game", public_id=public_id), 303)

@@ -98,8 +98,12 @@ def test_a_round_waiting_for_the_network_passes_the_deal_as_the_server_will(
 
     expect(game.sheet.get_by_role("rowheader", name="Manche 2 — en attente")).to_be_visible()
     expect_deals(game, "Chloé")
+    # Set by hand it would act on the game before the round waiting: back with the answer.
+    change = game.page.get_by_role("button", name="Changer", exact=True)
+    expect(change).to_have_count(0)
     context.set_offline(False)
     expect(game.sheet.get_by_role("link", name="Modifier la manche 2")).to_be_visible()
     expect_deals(game, "Chloé")
+    expect(change).to_be_visible()
     assert game.was_not_reloaded()
     context.close()

@@ -172,6 +172,21 @@ def test_a_round_kept_waiting_with_the_fields_old_names_still_records(client):
     assert round_lines(parse(response.data)) == [[5, 0, 12]]
 
 
+def test_an_address_made_with_the_fields_old_names_still_fills_the_round_form(client):
+    # A page drawn before the rename (« Compter les têtes », a language link) carries `heads-N`.
+    public_id = start_game(client, ["Alice", "Bob", "Carla"])
+
+    carried = client.get(f"{game_url(public_id)}?heads-0=5&heads-2=12")
+    page = parse(client.get(carried.location).data)
+
+    assert carried.status_code == 303 and carried.location == game_url(public_id)
+    assert [field_labelled(page, name).get("value") for name in ("Alice", "Bob", "Carla")] == [
+        "5",
+        "",
+        "12",
+    ]
+
+
 # One refusal of the rules (through the service) and one of the form's own reading: two paths
 # of the view to the same page. Which values are refused is tested in tests/unit.
 REFUSED_ROUNDS = {

@@ -140,6 +140,16 @@ def test_the_rule_in_force_says_the_pro_deck_whatever_the_end():
         assert "Variante pro" in str(rules.rule_sentence(game_rules))
 
 
+def test_the_rule_in_force_says_a_tie_plays_on_where_the_game_says_so_whatever_the_end():
+    tie = "une manche de plus départage"
+    for game_rules in (
+        rules.GameRules.of(FLIP7),
+        rules.GameRules.of(FLIP7, end=rules.EndRule.ROUNDS, round_count=5),
+    ):
+        assert tie in str(rules.rule_sentence(game_rules))
+    assert tie not in str(rules.rule_sentence(rules.GameRules.of(SKYJO)))
+
+
 @pytest.mark.parametrize("game", rules.GAMES.values(), ids=rules.GAMES.keys())
 def test_a_sheet_takes_the_scores_as_points_only_where_the_game_says_so(game):
     low, high = game.score_range

@@ -66,6 +66,13 @@ def round_games(page) -> dict[str, str]:
             page.get_by_role("button", name="Valider la manche").click()
             page.get_by_role("rowheader", name=f"Manche {number}").first.wait_for()
         games[name] = page.url
+    # « Compter les cartes » of each (Skyjo's game goes on; Flip 7's ended: its rematch), and
+    # the evening the Flip 7 game and its rematch make (issues 45 and 46).
+    games["skyjo-cards"] = f"{games['skyjo']}/cartes"
+    page.get_by_role("button", name="Rejouer avec les mêmes joueurs").click()
+    page.get_by_role("table", name="Scores").wait_for()
+    games["flip7-cards"] = f"{page.url}/cartes"
+    games["evening"] = f"{page.url}/soiree"
     return games
 
 

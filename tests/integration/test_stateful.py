@@ -9,6 +9,7 @@ compared with the model below, which knows only rules.md.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from hypothesis import HealthCheck, settings
@@ -70,6 +71,11 @@ class Game:
         "refused" (422), "stale" (already recorded with these heads: nothing to do) or "changed"
         (409: the game changed since the page was drawn)."""
         heads = [0 if isinstance(v, str) and not v.strip() else v for v in heads]  # blank is 0
+        # « -1 » is a number to the form (a Skyjo or free game's score): the game refuses it,
+        # after the version is checked, as any impossible round.
+        heads = [
+            int(v) if isinstance(v, str) and re.fullmatch(r"-?[0-9]+", v) else v for v in heads
+        ]
         if not all(isinstance(v, int) for v in heads):
             return "refused"  # text that is not a number is refused before anything else
         if drawn != self.version:

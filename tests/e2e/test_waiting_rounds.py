@@ -57,6 +57,9 @@ def start(
     if end:
         page.get_by_label(end, exact=True).check()
     started = form.start_game(NAMES)
+    # The page fetches static/waiting.js once loaded (static/pwa.js): a network cut within that
+    # first moment keeps no round (the page says so); the tests cut it after.
+    page.wait_for_function("() => window.sqpWaiting !== undefined")
     if controlled and page.evaluate("'serviceWorker' in navigator && window.isSecureContext"):
         page.evaluate("navigator.serviceWorker.ready.then(() => true)")
         page.reload()  # from now on the worker answers this page (and keeps a copy)
